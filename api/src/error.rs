@@ -1,0 +1,108 @@
+//! The api's one error type, and the one place errors become HTTP responses.
+//!
+//! When to use which:
+//! - `BadRequest`: the client sent something we refuse; the message is shown to the visitor
+//!   as is, so write it as a sentence they can act on.
+//! - `TooManyRequests`: a rate limit was hit.
+//! - `NotFound`: no such resource.
+//! - `Internal`: anything that is our fault. The cause is logged; the client only ever sees
+//!   "Internal Server Error".
+
+use std::convert::Infallible;
+
+use warp::http::StatusCode;
+use warp::reject::Reject;
+use warp::{Rejection, Reply};
+
+// warp turns any `Reject` into a `Rejection`, so `?` works on ApiError in handlers.
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    #[error("Too many requests. Please wait a minute and try again.")]
+    TooManyRequests,
+    #[error("Not found.")]
+    NotFound,
+    #[error("internal error: {0:#}")]
+    Internal(#[from] anyhow::Error),
+}
+
+impl Reject for ApiError {}
+
+impl From<rusqlite::Error> for ApiError {
+    fn from(e: rusqlite::Error) -> Self {
+        ApiError::Internal(e.into())
+    }
+}
+
+/// The JSON body of every error: `{"message": "…"}`.
+fn error_reply(status: StatusCode, message: &str) -> warp::reply::Response {
+    warp::reply::with_status(
+        warp::reply::json(&serde_json::json!({ "message": message })),
+        status,
+    )
+    .into_response()
+}
+
+/// Turns every rejection, ours or warp's, into a JSON error with the right status.
+pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infallible> {
+    let (status, message): (StatusCode, String) = if let Some(e) = rejection.find::<ApiError>() {
+        match e {
+            ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
+            ApiError::UnsupportedMediaType(m) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, m.clone()),
+            ApiError::TooManyRequests => (StatusCode::TOO_MANY_REQUESTS, e.to_string()),
+            ApiError::NotFound => (StatusCode::NOT_FOUND, e.to_string()),
+            ApiError::Internal(cause) => {
+                tracing::error!(error = %format!("{cause:#}"), "request failed");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Internal Server Error".into(),
+                )
+            }
+        }
+    } else if rejection.is_not_found() {
+        (StatusCode::NOT_FOUND, "Not found.".into())
+    } else if rejection.find::<warp::reject::PayloadTooLarge>().is_some() {
+        (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "The request is too large.".into(),
+        )
+    } else if rejection.find::<warp::reject::LengthRequired>().is_some() {
+        (
+            StatusCode::LENGTH_REQUIRED,
+            "The request must say how long its body is (Content-Length).".into(),
+        )
+    } else if rejection.find::<warp::reject::MethodNotAllowed>().is_some() {
+        (StatusCode::METHOD_NOT_ALLOWED, "Method not allowed.".into())
+    } else if rejection
+        .find::<warp::reject::UnsupportedMediaType>()
+        .is_some()
+    {
+        (
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "Send the request body as JSON.".into(),
+        )
+    } else if rejection.find::<warp::reject::InvalidQuery>().is_some() {
+        (
+            StatusCode::BAD_REQUEST,
+            "The query string is not valid.".into(),
+        )
+    } else if rejection.find::<warp::reject::MissingHeader>().is_some()
+        || rejection.find::<warp::reject::InvalidHeader>().is_some()
+    {
+        (
+            StatusCode::BAD_REQUEST,
+            "A required header is missing or not valid.".into(),
+        )
+    } else {
+        tracing::error!(?rejection, "unhandled rejection");
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Internal Server Error".into(),
+        )
+    };
+    Ok(error_reply(status, &message))
+}

@@ -1,0 +1,58 @@
+//! The party site's server: `/api/*` (forms now; donations, admin and blog later) and the
+//! generated static site, on one origin.
+
+pub mod config;
+pub mod db;
+pub mod error;
+mod filters;
+pub mod rate_limit;
+pub mod routes;
+pub mod state;
+pub mod static_files;
+
+use warp::filters::BoxedFilter;
+use warp::http::{HeaderMap, HeaderValue};
+use warp::reply::Response;
+use warp::{Filter, Reply};
+
+pub use state::AppState;
+
+/// Tight by default; Stripe's hosts are added with the donation flow.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-src 'none'; object-src 'none'; \
+     base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/// Headers every response carries.
+fn security_headers() -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    for (name, value) in [
+        ("content-security-policy", CONTENT_SECURITY_POLICY),
+        ("x-content-type-options", "nosniff"),
+        ("x-frame-options", "DENY"),
+        ("referrer-policy", "strict-origin-when-cross-origin"),
+        (
+            "permissions-policy",
+            "camera=(), microphone=(), geolocation=(), payment=(self)",
+        ),
+        ("cross-origin-opener-policy", "same-origin"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    headers
+}
+
+/// The whole application: API, static site, error mapping and security headers.
+pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
+    let dist = state.config.dist_dir.clone();
+    // Everything under /api/ answers JSON, errors and unknown paths included; every
+    // other path falls through to the static site and its HTML 404 page.
+    let api = warp::path("api").and(routes::api(state).recover(error::recover).unify());
+    api.or(static_files::routes(dist))
+        .unify()
+        .recover(error::recover)
+        .unify()
+        .with(warp::reply::with::headers(security_headers()))
+        .with(warp::trace::request())
+        .map(Reply::into_response)
+        .boxed()
+}

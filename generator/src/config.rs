@@ -1,0 +1,133 @@
+//! `content/site.yaml`: the party's identity and settings, read by every page, the API
+//! and the donation rules.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The whole of `site.yaml`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SiteConfig {
+    /// Full name: titles, header, structured data.
+    pub name: String,
+    /// Short name: structured data's alternateName and file-name prefixes.
+    pub abbreviation: String,
+    /// Year the party was founded, for structured data.
+    pub founding_year: u16,
+    /// One-line motto.
+    pub tagline: String,
+    /// Default meta description and the organisation's description.
+    pub description: String,
+    /// Canonical origin without a trailing slash; `SITE_URL` overrides it.
+    pub url: String,
+    /// Public contact address (footer mailto, privacy policy).
+    pub email: String,
+    /// Year printed in the footer's copyright line.
+    pub copyright_year: u16,
+    /// Blog author used when a post names none.
+    pub default_author: String,
+    /// Default social-sharing image, relative to `content/media`.
+    pub social_image: String,
+    /// Alt text of the social-sharing image.
+    pub social_image_alt: String,
+    /// Social network profiles, in footer order.
+    pub social: Vec<SocialLink>,
+    /// Federal contribution rules.
+    pub donations: DonationRules,
+}
+
+/// One social network profile.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SocialLink {
+    /// Network name, used as the link's accessible label ("Facebook").
+    pub name: String,
+    /// Absolute https URL of the profile.
+    pub url: String,
+}
+
+/// Donation limits and FEC thresholds, keyed by calendar year.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DonationRules {
+    /// Above this many dollars a year, occupation, employer and purpose are required.
+    pub itemization_threshold: u32,
+    /// Dollars one individual may give in each calendar year.
+    pub annual_limits: BTreeMap<u16, u32>,
+}
+
+impl SiteConfig {
+    /// Checks what serde cannot: URLs and values the pages rely on.
+    pub fn validate(&self) -> Result<(), String> {
+        if !self.url.starts_with("https://") && !self.url.starts_with("http://") {
+            return Err(format!(
+                "url must start with https:// (found {:?})",
+                self.url
+            ));
+        }
+        if self.url.ends_with('/') {
+            return Err("url must not end with a slash".into());
+        }
+        for link in &self.social {
+            if !link.url.starts_with("https://") {
+                return Err(format!(
+                    "social link {:?} must be an https:// URL",
+                    link.name
+                ));
+            }
+        }
+        if !crate::forms::is_valid_email(&self.email) {
+            return Err(format!("email {:?} is not a valid address", self.email));
+        }
+        if self.donations.annual_limits.is_empty() {
+            return Err("donations.annualLimits needs at least one year".into());
+        }
+        Ok(())
+    }
+
+    /// The canonical absolute URL of a site path such as `/contact`.
+    pub fn absolute_url(&self, path: &str) -> String {
+        if path == "/" {
+            format!("{}/", self.url)
+        } else {
+            format!("{}{}", self.url, path)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> SiteConfig {
+        serde_saphyr::from_str(include_str!("../tests/fixtures/site/content/site.yaml")).unwrap()
+    }
+
+    #[test]
+    fn absolute_urls_keep_one_slash() {
+        let c = config();
+        assert_eq!(c.absolute_url("/"), "https://example.org/");
+        assert_eq!(c.absolute_url("/contact"), "https://example.org/contact");
+    }
+
+    #[test]
+    fn rejects_trailing_slash_and_plain_http_social_links() {
+        let mut c = config();
+        c.url.push('/');
+        assert!(c.validate().unwrap_err().contains("slash"));
+        let mut c = config();
+        c.social[0].url = "http://example.org".into();
+        assert!(c.validate().unwrap_err().contains("https"));
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected() {
+        let yaml =
+            include_str!("../tests/fixtures/site/content/site.yaml").to_owned() + "colour: red\n";
+        let err = serde_saphyr::from_str::<SiteConfig>(&yaml)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("colour"), "{err}");
+    }
+}

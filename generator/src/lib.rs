@@ -1,0 +1,18 @@
+//! The party site's static generator: content files + templates + client bundles (and,
+//! later, published posts) -> `dist/`. The api uses it as a library too, for the rules
+//! in `forms` and to re-render pages.
+
+pub mod assets;
+mod build;
+pub mod config;
+pub mod content;
+pub mod forms;
+pub mod islands;
+pub mod markdown;
+pub mod media;
+pub mod output;
+pub mod pages;
+pub mod seo;
+pub mod templates;
+
+pub use build::{BuildOptions, Report, build};

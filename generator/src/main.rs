@@ -1,0 +1,66 @@
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use generator::BuildOptions;
+
+/// Builds the party website's static files.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    /// Project root: the folder holding content/, site/ and build/.
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Renders every page into the output folder (needs the Vite bundles in build/).
+    Build {
+        /// Output folder.
+        #[arg(long, env = "DIST_DIR", default_value = "dist")]
+        out: PathBuf,
+        /// Canonical origin for links and social cards (overrides content/site.yaml).
+        #[arg(long, env = "SITE_URL")]
+        site_url: Option<String>,
+    },
+    /// Checks every content file and prints what is wrong, without writing anything.
+    Check,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Build { out, site_url } => {
+            let mut opts = BuildOptions::for_project(&cli.root);
+            opts.out_dir = if out.is_absolute() {
+                out
+            } else {
+                cli.root.join(out)
+            };
+            opts.site_url = site_url.filter(|s| !s.is_empty());
+            let started = std::time::Instant::now();
+            generator::build(&opts, &opts.node_renderer()).map(|report| {
+                println!(
+                    "Built {} pages with {} islands into {} in {:.1?}",
+                    report.pages,
+                    report.islands,
+                    opts.out_dir.display(),
+                    started.elapsed()
+                );
+            })
+        }
+        Command::Check => generator::content::Content::load(&cli.root.join("content")).map(|c| {
+            println!("Content for {} is valid.", c.site.name);
+        }),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! The one place that writes into the output folder. Every file is written to a
+//! temporary file and renamed into place, so a visitor never reads a half-written page
+//! while the api rebuilds; text files also get `.br` and `.gz` siblings that the server
+//! sends to browsers that accept them.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+
+/// Text smaller than this gains nothing from compression.
+const COMPRESS_MIN_BYTES: usize = 512;
+
+/// The output folder (`dist/`).
+#[derive(Debug, Clone)]
+pub struct Output {
+    root: PathBuf,
+}
+
+impl Output {
+    pub fn new(root: impl Into<PathBuf>) -> Output {
+        Output { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Removes everything in the folder and recreates it, for a full build.
+    pub fn clean(&self) -> Result<()> {
+        if self.root.exists() {
+            fs::remove_dir_all(&self.root)
+                .with_context(|| format!("Failed to empty {}", self.root.display()))?;
+        }
+        fs::create_dir_all(&self.root)
+            .with_context(|| format!("Failed to create {}", self.root.display()))
+    }
+
+    /// Writes `bytes` to `rel` (a path inside the folder such as `contact/index.html`).
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> Result<()> {
+        let path = self.path_of(rel)?;
+        write_atomic(&path, bytes)?;
+        if is_compressible(rel) && bytes.len() >= COMPRESS_MIN_BYTES {
+            write_atomic(&sibling(&path, "br"), &brotli_bytes(bytes)?)?;
+            write_atomic(&sibling(&path, "gz"), &gzip_bytes(bytes)?)?;
+        } else {
+            // A stale sibling from an earlier, larger version would be served instead.
+            for ext in ["br", "gz"] {
+                let _ = fs::remove_file(sibling(&path, ext));
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies a file from outside (an asset) to `rel`, compressing it like `write`.
+    pub fn copy(&self, from: &Path, rel: &str) -> Result<()> {
+        let bytes = fs::read(from).with_context(|| format!("Failed to read {}", from.display()))?;
+        self.write(rel, &bytes)
+    }
+
+    /// Deletes `rel` and its compressed siblings; a missing file is not an error.
+    pub fn remove(&self, rel: &str) -> Result<()> {
+        let path = self.path_of(rel)?;
+        for p in [sibling(&path, "br"), sibling(&path, "gz"), path.clone()] {
+            match fs::remove_file(&p) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    return Err(e).with_context(|| format!("Failed to remove {}", p.display()));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `rel` exists in the folder.
+    pub fn exists(&self, rel: &str) -> bool {
+        self.path_of(rel).map(|p| p.exists()).unwrap_or(false)
+    }
+
+    fn path_of(&self, rel: &str) -> Result<PathBuf> {
+        let rel_path = Path::new(rel);
+        if rel.is_empty()
+            || !rel_path
+                .components()
+                .all(|c| matches!(c, Component::Normal(_)))
+        {
+            bail!("refusing to write outside the output folder: {rel:?}");
+        }
+        Ok(self.root.join(rel_path))
+    }
+}
+
+/// The output file for a site path: `/` -> `index.html`, `/contact` -> `contact/index.html`.
+pub fn html_path_for(route: &str) -> String {
+    let trimmed = route.trim_matches('/');
+    if trimmed.is_empty() {
+        "index.html".into()
+    } else {
+        format!("{trimmed}/index.html")
+    }
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().context("output path has no parent folder")?;
+    fs::create_dir_all(dir).with_context(|| format!("Failed to create {}", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("Failed to create a temporary file in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .with_context(|| format!("Failed to write {}", path.display()))?;
+    // Temporary files are private (0600); published files must be world-readable.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o644))?;
+    }
+    tmp.persist(path)
+        .with_context(|| format!("Failed to move {} into place", path.display()))?;
+    Ok(())
+}
+
+fn sibling(path: &Path, ext: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".");
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+fn is_compressible(rel: &str) -> bool {
+    let ext = rel.rsplit('.').next().unwrap_or("");
+    matches!(
+        ext,
+        "html" | "css" | "js" | "mjs" | "json" | "svg" | "xml" | "txt" | "map" | "webmanifest"
+    )
+}
+
+fn brotli_bytes(bytes: &[u8]) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(bytes.len() / 3);
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: 11,
+        lgwin: 22,
+        ..Default::default()
+    };
+    brotli::BrotliCompress(&mut &bytes[..], &mut out, &params)
+        .context("brotli compression failed")?;
+    Ok(out)
+}
+
+fn gzip_bytes(bytes: &[u8]) -> Result<Vec<u8>> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    enc.write_all(bytes)?;
+    Ok(enc.finish()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn routes_map_to_index_files() {
+        assert_eq!(html_path_for("/"), "index.html");
+        assert_eq!(html_path_for("/contact"), "contact/index.html");
+        assert_eq!(html_path_for("/blog/hello/"), "blog/hello/index.html");
+    }
+
+    #[test]
+    fn text_gets_compressed_siblings_that_decode_to_the_original() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Output::new(dir.path());
+        let html = "<p>conscience</p>".repeat(100);
+        out.write("a/index.html", html.as_bytes()).unwrap();
+        let mut gz = String::new();
+        flate2::read::GzDecoder::new(&fs::read(dir.path().join("a/index.html.gz")).unwrap()[..])
+            .read_to_string(&mut gz)
+            .unwrap();
+        assert_eq!(gz, html);
+        let mut br = Vec::new();
+        brotli::BrotliDecompress(
+            &mut &fs::read(dir.path().join("a/index.html.br")).unwrap()[..],
+            &mut br,
+        )
+        .unwrap();
+        assert_eq!(br, html.as_bytes());
+    }
+
+    #[test]
+    fn small_or_binary_files_are_not_compressed_and_stale_siblings_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Output::new(dir.path());
+        out.write("x.html", "<p>long</p>".repeat(100).as_bytes())
+            .unwrap();
+        out.write("x.html", b"<p>short</p>").unwrap();
+        assert!(!dir.path().join("x.html.br").exists());
+        out.write("i.png", &[0u8; 4096]).unwrap();
+        assert!(!dir.path().join("i.png.gz").exists());
+    }
+
+    #[test]
+    fn refuses_paths_outside_the_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Output::new(dir.path().join("dist"));
+        for bad in ["../x.html", "/etc/passwd", "a/../../x", ""] {
+            assert!(out.write(bad, b"x").is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,50 @@
+# The party website. `just serve` builds and serves everything; `just test` runs every test.
+
+set dotenv-load := true
+
+export DIST_DIR := env_var_or_default("DIST_DIR", "dist")
+
+# List the recipes.
+default:
+    @just --list
+
+# Install the front-end packages when they are missing or out of date.
+deps:
+    @if [ ! -d site/node_modules ] || [ site/package-lock.json -nt site/node_modules/.package-lock.json ]; then npm --prefix site ci --no-audit --no-fund; fi
+
+# Build the client bundles and generate the whole static site into dist/.
+build: deps
+    npm --prefix site run build --silent
+    cargo run --quiet -p generator -- build
+
+# Build, then serve dist/ and /api on BIND:PORT (default 127.0.0.1:8080) with data/site.db.
+serve: build
+    cargo run --quiet --release -p api
+
+# Rebuild the site and restart the server whenever a source file changes (needs watchexec).
+dev:
+    watchexec --restart --watch content --watch site/src --watch site/templates --watch generator --watch api -- just serve
+
+# Every test: Rust unit and route tests, TypeScript unit tests, then end-to-end tests in Chromium.
+test: deps
+    cargo test --workspace --quiet
+    npm --prefix site run test:unit --silent
+    npm --prefix site run typecheck --silent
+    just build
+    cargo build --quiet -p api
+    npm --prefix site run test:e2e --silent
+
+# Benchmarks: page weight and server throughput.
+bench: build
+    cargo build --quiet --release -p api
+    node bench/run.mjs
+
+# Format all code.
+fmt:
+    cargo fmt --all
+
+# Lint and type-check all code.
+lint:
+    cargo fmt --all -- --check
+    cargo clippy --workspace --all-targets --quiet -- -D warnings
+    npm --prefix site run typecheck --silent

@@ -1,0 +1,12 @@
+-- The whole current database schema, for reading. It is produced by api/migrations
+-- (applied in order by refinery when the api starts); a test in api/src/db.rs fails
+-- when this file and the migrations disagree.
+
+CREATE TABLE newsletter_signups (
+    id INTEGER PRIMARY KEY,
+    email TEXT NOT NULL COLLATE NOCASE UNIQUE,
+    phone TEXT,
+    zip_code TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);

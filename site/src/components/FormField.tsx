@@ -1,0 +1,65 @@
+import type { FieldRule } from '../lib/forms';
+
+interface Props {
+  rule: FieldRule;
+  id: string;
+  label: string;
+  autoComplete?: string;
+  rows?: number;
+  hint?: string;
+}
+
+const inputTypes = { text: 'text', longText: 'text', email: 'email', phone: 'tel', zip: 'text' } as const;
+
+/** A labelled input whose limits come from the server's rules. */
+export function FormField({ rule, id, label, autoComplete, rows = 5, hint }: Props) {
+  const common = {
+    id,
+    name: rule.name,
+    required: rule.required,
+    maxLength: rule.maxLength,
+    autoComplete,
+    className: 'field-input',
+    'aria-describedby': hint ? `${id}-hint` : undefined,
+  };
+  return (
+    <div>
+      <label htmlFor={id} className="field-label">
+        {label}
+        {rule.required ? (
+          <span aria-hidden="true" className="text-crimson">
+            {' '}*
+          </span>
+        ) : (
+          <span className="font-normal text-slate-600"> (optional)</span>
+        )}
+      </label>
+      {rule.kind === 'longText' ? (
+        <textarea {...common} rows={rows} />
+      ) : (
+        <input
+          {...common}
+          type={inputTypes[rule.kind]}
+          inputMode={rule.kind === 'zip' ? 'numeric' : undefined}
+          pattern={rule.pattern}
+          title={rule.kind === 'zip' ? '5-digit ZIP code, or ZIP+4' : undefined}
+        />
+      )}
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A field people never see or reach; bots that fill it are answered but not stored. */
+export function Honeypot({ id, name }: { id: string; name: string }) {
+  return (
+    <div className="honeypot" aria-hidden="true">
+      <label htmlFor={id}>Leave this field empty</label>
+      <input id={id} name={name} type="text" tabIndex={-1} autoComplete="off" />
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, apiRequest, errorMessage, failureText } from './api';
+
+describe('errorMessage', () => {
+  it("uses the server's message when the body carries one", () => {
+    expect(errorMessage(400, 'Bad Request', '{"message":"ZIP code is required."}')).toBe('ZIP code is required.');
+  });
+  it('falls back to "status: body", or the status text for an empty body', () => {
+    expect(errorMessage(502, 'Bad Gateway', '<html>oops</html>')).toBe('502: <html>oops</html>');
+    expect(errorMessage(503, 'Service Unavailable', '')).toBe('503: Service Unavailable');
+    expect(errorMessage(400, 'Bad Request', '{"message":42}')).toBe('400: {"message":42}');
+  });
+});
+
+describe('apiRequest', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('sends JSON with a JSON content type and cookies', async () => {
+    const fetchMock = vi.fn(async () => new Response('{"ok":true}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(apiRequest('POST', '/api/x', { a: 1 })).resolves.toEqual({ ok: true });
+    expect(fetchMock).toHaveBeenCalledWith('/api/x', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"a":1}',
+    });
+  });
+
+  it('sends no body or content type when there is no payload', async () => {
+    const fetchMock = vi.fn(async () => new Response('', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(apiRequest('GET', '/api/y')).resolves.toBeNull();
+    expect(fetchMock).toHaveBeenCalledWith('/api/y', { method: 'GET', credentials: 'include', headers: undefined, body: undefined });
+  });
+
+  it('throws an ApiError with the status and message on a non-OK response', async () => {
+    vi.stubGlobal('fetch', async () => new Response('{"message":"Too many requests."}', { status: 429 }));
+    const error = await apiRequest('POST', '/api/x', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 429, message: 'Too many requests.' });
+  });
+});
+
+describe('failureText', () => {
+  it('prefers the API message and otherwise uses the fallback', () => {
+    expect(failureText(new ApiError(400, 'Bad email.'), 'Fallback')).toBe('Bad email.');
+    expect(failureText(new TypeError('Failed to fetch'), 'Fallback')).toBe('Fallback');
+  });
+});
