@@ -89,7 +89,7 @@ fn home(inputs: &PageInputs) -> Result<Page> {
             ("signup_props", json!(signup)),
             (
                 "carousel_props",
-                json!({ "cards": cards, "label": c.home.cards_heading }),
+                json!({ "cards": cards, "label": "Featured pages" }),
             ),
         ],
     ))

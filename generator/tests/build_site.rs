@@ -1,0 +1,224 @@
+//! Builds the fixture site with the real templates and checks what a visitor and a
+//! search engine would get. Islands are rendered by a stand-in for node here; the
+//! end-to-end tests exercise the real renderer.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use generator::BuildOptions;
+use generator::islands::{Renderer, Request};
+
+struct EchoRenderer;
+
+impl Renderer for EchoRenderer {
+    fn render(&self, requests: &[Request]) -> Result<Vec<String>> {
+        Ok(requests
+            .iter()
+            .map(|r| format!("<p>rendered {}</p>", r.name))
+            .collect())
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target)
+        } else {
+            fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+fn image(path: PathBuf, w: u32, h: u32, alpha: bool) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    if alpha {
+        image::RgbaImage::from_pixel(w, h, image::Rgba([20, 33, 61, 255]))
+            .save(path)
+            .unwrap();
+    } else {
+        image::RgbImage::from_fn(w, h, |x, y| image::Rgb([x as u8, y as u8, 120]))
+            .save(path)
+            .unwrap();
+    }
+}
+
+/// A fixture project in a temp dir: content, real templates, a fake client build.
+fn project() -> (tempfile::TempDir, BuildOptions) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let content = tmp.path().join("content");
+    copy_dir(&root.join("tests/fixtures/site/content"), &content);
+    image(content.join("media/hero.jpg"), 1000, 600, false);
+    image(content.join("media/og-image.jpg"), 1200, 630, false);
+    image(content.join("media/cards/a.jpg"), 600, 400, false);
+    image(content.join("media/favicon.png"), 64, 64, true);
+    fs::write(content.join("media/logo.svg"), r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64"/></svg>"#).unwrap();
+
+    let client = tmp.path().join("client");
+    fs::create_dir_all(client.join(".vite")).unwrap();
+    fs::create_dir_all(client.join("assets")).unwrap();
+    fs::write(client.join("assets/main-1.js"), "/* main */").unwrap();
+    fs::write(client.join("assets/main-2.css"), "body{}".repeat(200)).unwrap();
+    fs::write(
+        client.join(".vite/manifest.json"),
+        r#"{
+          "src/main.ts": {"file": "assets/main-1.js", "css": ["assets/main-2.css"], "isEntry": true},
+          "_react.js": {"file": "assets/react-3.js"},
+          "src/islands/NewsletterForm.tsx": {"file": "assets/NewsletterForm-4.js", "imports": ["_react.js"]},
+          "src/islands/PromoCarousel.tsx": {"file": "assets/PromoCarousel-5.js", "imports": ["_react.js"]},
+          "src/toaster.tsx": {"file": "assets/toaster-6.js", "imports": ["_react.js"]}
+        }"#,
+    )
+    .unwrap();
+
+    let mut opts = BuildOptions::for_project(tmp.path());
+    opts.templates_dir = root.join("../site/templates");
+    opts.client_dir = client;
+    (tmp, opts)
+}
+
+fn read(opts: &BuildOptions, rel: &str) -> String {
+    fs::read_to_string(opts.out_dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn json_ld(html: &str) -> Vec<serde_json::Value> {
+    html.split(r#"<script type="application/ld+json">"#)
+        .skip(1)
+        .map(|s| serde_json::from_str(s.split("</script>").next().unwrap()).unwrap())
+        .collect()
+}
+
+#[test]
+fn builds_the_home_page_with_metadata_islands_and_assets() {
+    let (_tmp, opts) = project();
+    let report = generator::build(&opts, &EchoRenderer).unwrap();
+    assert_eq!(report.islands, 2);
+
+    let html = read(&opts, "index.html");
+    assert!(html.contains("<title>Fixture Party | Home</title>"));
+    assert!(html.contains(r#"<link rel="canonical" href="https://example.org/">"#));
+    assert!(html.contains(r#"<meta property="og:title" content="Fixture Party | Home">"#));
+    assert!(html.contains(r#"<meta name="twitter:card" content="summary_large_image">"#));
+    assert!(html.contains(
+        r#"<meta property="og:image" content="https://example.org/media/og-image-1200."#
+    ));
+    assert!(html.contains("We are the Fixture Party."));
+    assert!(
+        html.contains("A hero &lt;em&gt;description&lt;/em&gt; that must be escaped."),
+        "content is escaped"
+    );
+    assert!(html.contains(r#"<link rel="stylesheet" href="/assets/main-2.css">"#));
+    assert!(html.contains(r#"<script type="module" src="/assets/main-1.js"></script>"#));
+    assert!(html.contains(r#"<link rel="modulepreload" href="/assets/NewsletterForm-4.js">"#));
+    assert!(html.contains(r#"<div data-island="NewsletterForm" data-props='{"#));
+    assert!(
+        html.contains("<p>rendered NewsletterForm</p>")
+            && html.contains("<p>rendered PromoCarousel</p>")
+    );
+    assert!(
+        html.contains(r#"href="/" class="nav-link" aria-current="page">Home</a>"#),
+        "home is the current route"
+    );
+    assert!(!html.contains(r#"href="/leadership" class="nav-link" aria-current"#));
+
+    let ld = json_ld(&html);
+    assert_eq!(ld.len(), 1);
+    assert_eq!(ld[0]["@type"], "PoliticalParty");
+    assert_eq!(ld[0]["alternateName"], "FXP");
+    assert_eq!(ld[0]["foundingDate"], "2020");
+    assert_eq!(ld[0]["contactPoint"]["url"], "https://example.org/contact");
+
+    for rel in [
+        "assets/main-1.js",
+        "favicon.ico",
+        "favicon.svg",
+        "apple-touch-icon.png",
+        "robots.txt",
+        "index.html.br",
+        "index.html.gz",
+    ] {
+        assert!(opts.out_dir.join(rel).exists(), "{rel}");
+    }
+    assert!(read(&opts, "robots.txt").contains("Disallow: /admin\nDisallow: /api/"));
+    assert!(
+        html.contains(r#""srcset":"/media/cards/a-320."#),
+        "card images reach the carousel as responsive sets"
+    );
+    assert!(opts.out_dir.join("media/cards").read_dir().unwrap().count() >= 3);
+}
+
+#[test]
+fn the_404_page_is_not_indexed_and_links_home() {
+    let (_tmp, opts) = project();
+    generator::build(&opts, &EchoRenderer).unwrap();
+    let html = read(&opts, "404.html");
+    assert!(html.contains(r#"<meta name="robots" content="noindex">"#));
+    assert!(
+        html.contains("Sorry, the page you're looking for doesn't exist or may have been moved.")
+    );
+    for text in [
+        "Return to our homepage",
+        "Meet our team",
+        "Read our latest articles",
+        "Get in touch with us",
+    ] {
+        assert!(html.contains(text), "{text}");
+    }
+}
+
+#[test]
+fn site_url_overrides_the_canonical_origin() {
+    let (_tmp, mut opts) = project();
+    opts.site_url = Some("https://staging.example.org/".into());
+    generator::build(&opts, &EchoRenderer).unwrap();
+    assert!(
+        read(&opts, "index.html")
+            .contains(r#"<link rel="canonical" href="https://staging.example.org/">"#)
+    );
+}
+
+#[test]
+fn a_bad_content_file_fails_with_the_file_and_the_field() {
+    let (_tmp, opts) = project();
+    let home = opts.content_dir.join("home.yaml");
+    let text = fs::read_to_string(&home).unwrap().replace(
+        "cardsHeading: Explore",
+        "cardsHeading: Explore\ncardsSubheading: Oops",
+    );
+    fs::write(&home, text).unwrap();
+    let err = format!("{:#}", generator::build(&opts, &EchoRenderer).unwrap_err());
+    assert!(
+        err.contains("home.yaml") && err.contains("cardsSubheading"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_card_linking_off_site_is_refused() {
+    let (_tmp, opts) = project();
+    let home = opts.content_dir.join("home.yaml");
+    fs::write(
+        &home,
+        fs::read_to_string(&home)
+            .unwrap()
+            .replace("href: /contact", "href: https://evil.example"),
+    )
+    .unwrap();
+    let err = format!("{:#}", generator::build(&opts, &EchoRenderer).unwrap_err());
+    assert!(
+        err.contains("home.yaml") && err.contains("cards[2].href"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_image_names_the_file() {
+    let (_tmp, opts) = project();
+    fs::remove_file(opts.content_dir.join("media/cards/a.jpg")).unwrap();
+    let err = format!("{:#}", generator::build(&opts, &EchoRenderer).unwrap_err());
+    assert!(err.contains("content/media/cards/a.jpg"), "{err}");
+}

@@ -1,0 +1,71 @@
+// Shared test setup: the real server's base URL, a guard that fails any test whose page
+// logged an error or warning (hydration mismatches included), axe scans and DB queries.
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+
+interface Fixtures {
+  /** Declares a console message the test provokes on purpose (Chromium logs every 4xx
+   *  response, e.g. "Failed to load resource: … status of 400"). */
+  allowConsole: (pattern: RegExp) => void;
+  allowedConsole: RegExp[];
+  consoleGuard: void;
+}
+
+export const test = base.extend<Fixtures>({
+  baseURL: async ({}, use) => use(process.env.BASE_URL),
+  allowedConsole: async ({}, use) => use([]),
+  allowConsole: async ({ allowedConsole }, use) => use((pattern) => allowedConsole.push(pattern)),
+  consoleGuard: [
+    async ({ page, allowedConsole }, use) => {
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+      await use();
+      const unexpected = problems.filter((p) => !allowedConsole.some((re) => re.test(p)));
+      expect(unexpected, 'the page logged errors or warnings').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** Chromium's console line for a response with `status`. */
+export function failedLoad(status: number): RegExp {
+  return new RegExp(`Failed to load resource: the server responded with a status of ${status}`);
+}
+
+export { expect };
+
+/** Runs axe (WCAG 2.2 A and AA) on the page and expects no violations. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  expect(summary).toEqual([]);
+}
+
+/** Rows from the server's SQLite database (read through the sqlite3 CLI, which sees WAL). */
+export function query<T = Record<string, unknown>>(sql: string): T[] {
+  const dbPath = process.env.DB_PATH;
+  if (!dbPath) throw new Error('DB_PATH is not set; run through playwright test');
+  const out = execFileSync('sqlite3', ['-json', '-readonly', dbPath, sql]).toString().trim();
+  return out ? (JSON.parse(out) as T[]) : [];
+}
+
+/** A value as an SQL string literal, for test-made values in `query`. */
+export function sql(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** A unique e-mail address per call, so parallel tests never collide. */
+export function uniqueEmail(tag: string): string {
+  return `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.org`;
+}
+
+/** The visible toast (Radix renders one <li> per toast in the notifications region). */
+export function toastRegion(page: Page) {
+  return page.getByRole('region', { name: /Notifications/ });
+}
