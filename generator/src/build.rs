@@ -145,6 +145,8 @@ pub fn build(opts: &BuildOptions, renderer: &dyn Renderer) -> Result<Report> {
         )?;
     }
     output.write("robots.txt", robots(&content).as_bytes())?;
+    output.write("sitemap.xml", pages::sitemap(&content, &pages).as_bytes())?;
+    crate::policy::write_all(&content, &output)?;
 
     Ok(Report {
         pages: pages.len(),

@@ -12,6 +12,8 @@ pub mod markdown;
 pub mod media;
 pub mod output;
 pub mod pages;
+pub mod pdf;
+pub mod policy;
 pub mod seo;
 pub mod templates;
 

@@ -4,9 +4,10 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::content::{Content, Meta};
-use crate::forms;
+use crate::content::{Category, Content, Meta};
+use crate::forms::{self, Form};
 use crate::media::{Media, Responsive};
+use crate::policy;
 use crate::seo::{self, PageMeta, SocialImage};
 
 /// One page to render.
@@ -38,7 +39,7 @@ impl PageInputs<'_> {
         PageMeta::new(&self.content.site, path, meta, self.social_image.clone())
     }
 
-    fn routed(
+    fn page(
         &self,
         path: &str,
         template: &'static str,
@@ -57,7 +58,18 @@ impl PageInputs<'_> {
 
 /// Every page of the static site.
 pub fn all(inputs: &PageInputs) -> Result<Vec<Page>> {
-    Ok(vec![home(inputs)?, not_found(inputs)])
+    Ok(vec![
+        home(inputs)?,
+        leadership(inputs),
+        issues(inputs),
+        contact(inputs),
+        take_action(inputs),
+        join(inputs),
+        why_third_party(inputs),
+        movement(inputs),
+        privacy(inputs),
+        not_found(inputs),
+    ])
 }
 
 fn home(inputs: &PageInputs) -> Result<Page> {
@@ -65,7 +77,6 @@ fn home(inputs: &PageInputs) -> Result<Page> {
     let meta = inputs
         .meta("/", &c.home.meta)
         .with_json_ld(seo::political_party(&c.site, &inputs.logo_url));
-    let signup = NewsletterProps::new("hero", c);
     let cards = c
         .home
         .cards
@@ -80,13 +91,13 @@ fn home(inputs: &PageInputs) -> Result<Page> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    Ok(inputs.routed(
+    Ok(inputs.page(
         "/",
         "pages/home.html",
         meta,
         vec![
             ("home", json!(c.home)),
-            ("signup_props", json!(signup)),
+            ("signup_props", json!(FormProps::newsletter("hero", c))),
             (
                 "carousel_props",
                 json!({ "cards": cards, "label": "Featured pages" }),
@@ -95,15 +106,196 @@ fn home(inputs: &PageInputs) -> Result<Page> {
     ))
 }
 
-/// A promo card as the PromoCarousel island receives it.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CarouselCard {
-    title: String,
-    description: String,
-    href: String,
-    image_alt: String,
-    image: Responsive,
+fn leadership(inputs: &PageInputs) -> Page {
+    let c = inputs.content;
+    let page = &c.leadership;
+    let meta = inputs
+        .meta("/leadership", &page.meta)
+        .with_json_ld(seo::web_page(
+            &c.site,
+            "AboutPage",
+            "/leadership",
+            &page.meta,
+        ));
+    let team = c.people.find(&page.team_card_id);
+    let leaders: Vec<_> = c
+        .people
+        .in_category(Category::Leadership)
+        .into_iter()
+        .filter(|p| p.id != page.team_card_id)
+        .collect();
+    let candidates = c.people.in_category(Category::Candidates);
+    inputs.page(
+        "/leadership",
+        "pages/leadership.html",
+        meta,
+        vec![
+            ("leadership", json!(page)),
+            ("team", json!(team)),
+            ("leaders", json!(leaders)),
+            ("candidates", json!(candidates)),
+        ],
+    )
+}
+
+fn issues(inputs: &PageInputs) -> Page {
+    let c = inputs.content;
+    let page = &c.issues;
+    let meta = inputs
+        .meta("/issues", &page.meta)
+        .with_json_ld(seo::web_page(&c.site, "WebPage", "/issues", &page.meta));
+    let issues: Vec<Value> = page
+        .issues
+        .iter()
+        .map(|issue| {
+            let mut v = json!(issue);
+            v["pdf"] = json!(policy::issue_url(&c.site, issue));
+            v
+        })
+        .collect();
+    inputs.page(
+        "/issues",
+        "pages/issues.html",
+        meta,
+        vec![
+            ("policies", json!(page)),
+            ("issues", json!(issues)),
+            ("platform_pdf", json!(policy::platform_url(&c.site))),
+        ],
+    )
+}
+
+fn contact(inputs: &PageInputs) -> Page {
+    let c = inputs.content;
+    let meta = inputs
+        .meta("/contact", &c.contact.meta)
+        .with_json_ld(seo::web_page(
+            &c.site,
+            "ContactPage",
+            "/contact",
+            &c.contact.meta,
+        ));
+    inputs.page(
+        "/contact",
+        "pages/contact.html",
+        meta,
+        vec![
+            ("contact", json!(c.contact)),
+            (
+                "form_props",
+                json!(FormProps::new("contact", forms::CONTACT)),
+            ),
+        ],
+    )
+}
+
+fn take_action(inputs: &PageInputs) -> Page {
+    let c = inputs.content;
+    let page = &c.take_action;
+    let meta = inputs
+        .meta("/take-action", &page.meta)
+        .with_json_ld(seo::web_page(
+            &c.site,
+            "WebPage",
+            "/take-action",
+            &page.meta,
+        ));
+    inputs.page(
+        "/take-action",
+        "pages/take-action.html",
+        meta,
+        vec![
+            ("action", json!(page)),
+            (
+                "form_props",
+                json!(FormProps::new("volunteer", forms::VOLUNTEER)),
+            ),
+        ],
+    )
+}
+
+fn join(inputs: &PageInputs) -> Page {
+    let c = inputs.content;
+    let a = &c.join;
+    let meta = inputs
+        .meta("/join", &a.front.meta)
+        .with_json_ld(seo::article(
+            &c.site,
+            "/join",
+            &a.front.title,
+            &a.front.meta,
+            &inputs.logo_url,
+        ));
+    inputs.page(
+        "/join",
+        "pages/join.html",
+        meta,
+        vec![
+            ("article", json!(a)),
+            ("signup_props", json!(FormProps::newsletter("join", c))),
+            ("signup_title", json!(c.home.signup.title)),
+        ],
+    )
+}
+
+fn why_third_party(inputs: &PageInputs) -> Page {
+    let c = inputs.content;
+    let a = &c.why_third_party;
+    let path = "/why-third-party";
+    let meta = inputs
+        .meta(path, &a.front.meta)
+        .with_json_ld(seo::article(
+            &c.site,
+            path,
+            &a.front.title,
+            &a.front.meta,
+            &inputs.logo_url,
+        ))
+        .with_json_ld(seo::faq_page(&c.site, path, &a.front.faq));
+    inputs.page(
+        path,
+        "pages/why-third-party.html",
+        meta,
+        vec![("article", json!(a))],
+    )
+}
+
+fn movement(inputs: &PageInputs) -> Page {
+    let c = inputs.content;
+    let a = &c.movement;
+    let meta = inputs
+        .meta("/movement", &a.front.meta)
+        .with_json_ld(seo::article(
+            &c.site,
+            "/movement",
+            &a.front.title,
+            &a.front.meta,
+            &inputs.logo_url,
+        ));
+    inputs.page(
+        "/movement",
+        "pages/movement.html",
+        meta,
+        vec![("article", json!(a))],
+    )
+}
+
+fn privacy(inputs: &PageInputs) -> Page {
+    let c = inputs.content;
+    let a = &c.privacy;
+    let path = "/privacy-policy";
+    let meta = inputs.meta(path, &a.front.meta).with_json_ld(seo::web_page(
+        &c.site,
+        "WebPage",
+        path,
+        &a.front.meta,
+    ));
+    inputs.page(
+        path,
+        "pages/privacy-policy.html",
+        meta,
+        vec![("article", json!(a))],
+    )
 }
 
 fn not_found(inputs: &PageInputs) -> Page {
@@ -127,24 +319,60 @@ fn not_found(inputs: &PageInputs) -> Page {
     }
 }
 
-/// Props of the NewsletterForm island.
+/// Props of the form islands (NewsletterForm, ContactForm, VolunteerForm).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct NewsletterProps {
+pub struct FormProps {
     /// Prefix for element ids, unique on the page.
     pub id_prefix: &'static str,
-    pub consent: String,
-    pub form: forms::Form,
+    /// The field rules the server enforces.
+    pub form: Form,
     pub honeypot: &'static str,
+    /// Consent text shown under the newsletter form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consent: Option<String>,
 }
 
-impl NewsletterProps {
-    pub fn new(id_prefix: &'static str, content: &Content) -> NewsletterProps {
-        NewsletterProps {
+impl FormProps {
+    pub fn new(id_prefix: &'static str, form: Form) -> FormProps {
+        FormProps {
             id_prefix,
-            consent: content.home.signup.consent.clone(),
-            form: forms::NEWSLETTER,
+            form,
             honeypot: forms::HONEYPOT,
+            consent: None,
         }
     }
+
+    pub fn newsletter(id_prefix: &'static str, content: &Content) -> FormProps {
+        FormProps {
+            consent: Some(content.home.signup.consent.clone()),
+            ..FormProps::new(id_prefix, forms::NEWSLETTER)
+        }
+    }
+}
+
+/// A promo card as the PromoCarousel island receives it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CarouselCard {
+    title: String,
+    description: String,
+    href: String,
+    image_alt: String,
+    image: Responsive,
+}
+
+/// `sitemap.xml` for every routed page.
+pub fn sitemap(content: &Content, pages: &[Page]) -> String {
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for route in pages.iter().filter_map(|p| p.route.as_deref()) {
+        xml.push_str(&format!(
+            "  <url><loc>{}</loc></url>\n",
+            crate::templates::attr(&content.site.absolute_url(route))
+        ));
+    }
+    xml.push_str("</urlset>\n");
+    xml
 }

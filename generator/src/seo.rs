@@ -113,6 +113,41 @@ pub fn web_page(site: &SiteConfig, kind: &str, path: &str, meta: &Meta) -> Value
     })
 }
 
+/// An article written by the party, for the long-form pages.
+pub fn article(
+    site: &SiteConfig,
+    path: &str,
+    headline: &str,
+    meta: &Meta,
+    logo_url: &str,
+) -> Value {
+    let party = json!({"@type": "PoliticalParty", "name": site.name, "url": site.absolute_url("/"), "logo": logo_url});
+    json!({
+        "@context": "https://schema.org",
+        "@type": "Article",
+        "headline": headline,
+        "description": meta.description,
+        "url": site.absolute_url(path),
+        "mainEntityOfPage": site.absolute_url(path),
+        "author": party,
+        "publisher": party,
+    })
+}
+
+/// Questions and answers as a schema.org FAQPage.
+pub fn faq_page(site: &SiteConfig, path: &str, faq: &[crate::content::Faq]) -> Value {
+    json!({
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "url": site.absolute_url(path),
+        "mainEntity": faq.iter().map(|f| json!({
+            "@type": "Question",
+            "name": f.question,
+            "acceptedAnswer": {"@type": "Answer", "text": f.answer},
+        })).collect::<Vec<_>>(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

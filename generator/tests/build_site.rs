@@ -55,6 +55,7 @@ fn project() -> (tempfile::TempDir, BuildOptions) {
     image(content.join("media/hero.jpg"), 1000, 600, false);
     image(content.join("media/og-image.jpg"), 1200, 630, false);
     image(content.join("media/cards/a.jpg"), 600, 400, false);
+    image(content.join("media/portraits/p.jpg"), 400, 500, false);
     image(content.join("media/favicon.png"), 64, 64, true);
     fs::write(content.join("media/logo.svg"), r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64"/></svg>"#).unwrap();
 
@@ -70,6 +71,8 @@ fn project() -> (tempfile::TempDir, BuildOptions) {
           "_react.js": {"file": "assets/react-3.js"},
           "src/islands/NewsletterForm.tsx": {"file": "assets/NewsletterForm-4.js", "imports": ["_react.js"]},
           "src/islands/PromoCarousel.tsx": {"file": "assets/PromoCarousel-5.js", "imports": ["_react.js"]},
+          "src/islands/ContactForm.tsx": {"file": "assets/ContactForm-7.js", "imports": ["_react.js"]},
+          "src/islands/VolunteerForm.tsx": {"file": "assets/VolunteerForm-8.js", "imports": ["_react.js"]},
           "src/toaster.tsx": {"file": "assets/toaster-6.js", "imports": ["_react.js"]}
         }"#,
     )
@@ -96,7 +99,8 @@ fn json_ld(html: &str) -> Vec<serde_json::Value> {
 fn builds_the_home_page_with_metadata_islands_and_assets() {
     let (_tmp, opts) = project();
     let report = generator::build(&opts, &EchoRenderer).unwrap();
-    assert_eq!(report.islands, 2);
+    // Home's form and carousel, /join's form, /contact's and /take-action's forms.
+    assert_eq!(report.islands, 5);
 
     let html = read(&opts, "index.html");
     assert!(html.contains("<title>Fixture Party | Home</title>"));
@@ -149,6 +153,126 @@ fn builds_the_home_page_with_metadata_islands_and_assets() {
         "card images reach the carousel as responsive sets"
     );
     assert!(opts.out_dir.join("media/cards").read_dir().unwrap().count() >= 3);
+}
+
+#[test]
+fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
+    let (_tmp, opts) = project();
+    let report = generator::build(&opts, &EchoRenderer).unwrap();
+    assert_eq!(report.pages, 10);
+    let expected = [
+        ("leadership/index.html", vec!["AboutPage"]),
+        ("issues/index.html", vec!["WebPage"]),
+        ("contact/index.html", vec!["ContactPage"]),
+        ("take-action/index.html", vec!["WebPage"]),
+        ("join/index.html", vec!["Article"]),
+        ("why-third-party/index.html", vec!["Article", "FAQPage"]),
+        ("movement/index.html", vec!["Article"]),
+        ("privacy-policy/index.html", vec!["WebPage"]),
+    ];
+    for (file, types) in expected {
+        let html = read(&opts, file);
+        let found: Vec<String> = json_ld(&html)
+            .iter()
+            .map(|b| b["@type"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(found, types, "{file}");
+    }
+    let faq = &json_ld(&read(&opts, "why-third-party/index.html"))[1];
+    assert_eq!(faq["mainEntity"].as_array().unwrap().len(), 4);
+    assert_eq!(faq["mainEntity"][0]["acceptedAnswer"]["text"], "No.");
+
+    let sitemap = read(&opts, "sitemap.xml");
+    assert_eq!(
+        sitemap.matches("<loc>").count(),
+        9,
+        "every routed page, not the 404"
+    );
+    assert!(sitemap.contains("<loc>https://example.org/privacy-policy</loc>"));
+    assert!(!sitemap.contains("404"));
+
+    let leadership = read(&opts, "leadership/index.html");
+    assert!(
+        leadership.contains("<details"),
+        "the toggle works without JavaScript"
+    );
+    assert_eq!(
+        leadership
+            .matches("<h3 class=\"font-serif text-xl font-bold text-navy\">")
+            .count(),
+        3,
+        "two leaders and one candidate, not the team card"
+    );
+    let action = read(&opts, "take-action/index.html");
+    assert!(action.contains(r#"<div data-island="VolunteerForm""#));
+    assert!(read(&opts, "contact/index.html").contains(r#"<div data-island="ContactForm""#));
+    let join = read(&opts, "join/index.html");
+    assert!(
+        join.contains(r##"href="#newsletter-signup""##)
+            && join.contains(r#"id="newsletter-signup""#)
+    );
+}
+
+/// The text poppler reads from a PDF, whitespace collapsed.
+fn pdf_text(path: &Path) -> String {
+    let out = std::process::Command::new("pdftotext")
+        .arg(path)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) is installed");
+    assert!(
+        out.status.success(),
+        "pdftotext failed on {}",
+        path.display()
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn the_policy_pdfs_carry_the_same_words_as_the_page() {
+    let (_tmp, opts) = project();
+    generator::build(&opts, &EchoRenderer).unwrap();
+    let issues = read(&opts, "issues/index.html");
+    assert!(issues.contains(r#"href="/downloads/FXP_Complete_Policy_Platform.pdf" download"#));
+    let platform = pdf_text(
+        &opts
+            .out_dir
+            .join("downloads/FXP_Complete_Policy_Platform.pdf"),
+    );
+    for text in [
+        "Testing (and “Quality”)",
+        "We test every change — always.",
+        "Tests run on every commit.",
+        "Government Spending",
+        "Spend carefully.",
+        "Vision for America",
+        "Free Tests",
+    ] {
+        assert!(
+            platform.contains(text),
+            "platform PDF lacks {text:?}: {platform}"
+        );
+    }
+    let one = pdf_text(
+        &opts
+            .out_dir
+            .join("downloads/FXP_Policy_government-spending.pdf"),
+    );
+    assert!(
+        one.contains("Government Spending")
+            && one.contains("Spend carefully.")
+            && one.contains("Balance the budget."),
+        "{one}"
+    );
+    assert!(
+        !one.contains("We test every change"),
+        "an issue's PDF holds only that issue"
+    );
+    assert!(issues.contains(r#"href="/downloads/FXP_Policy_testing.pdf""#));
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! Every route group, combined under `/api`.
 
+pub mod contact;
 pub mod newsletter;
 mod submission;
+pub mod volunteer;
 
 use warp::Filter;
 use warp::filters::BoxedFilter;
@@ -11,5 +13,10 @@ use crate::state::AppState;
 
 /// All routes below `/api/` (the caller adds the prefix).
 pub fn api(state: AppState) -> BoxedFilter<(Response,)> {
-    newsletter::routes(state).boxed()
+    newsletter::routes(state.clone())
+        .or(contact::routes(state.clone()))
+        .unify()
+        .or(volunteer::routes(state))
+        .unify()
+        .boxed()
 }

@@ -1,7 +1,10 @@
 //! Loads and checks everything under `content/`. Every struct rejects unknown fields, and
 //! every error names the file and the field so whoever edits content knows what to fix.
 
+mod articles;
 mod home;
+mod pages;
+mod people;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,7 +14,13 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::config::SiteConfig;
+pub use articles::{Article, Faq, Join, Movement, Privacy, WhyThirdParty};
 pub use home::{Card, Home};
+pub use pages::{
+    ContactPage, CorePolicy, Issue, IssuesPage, LeadershipPage, OPPORTUNITY_ICONS, Opportunity,
+    OpportunityType, Priority, Section, TakeActionPage,
+};
+pub use people::{Category, People, Person};
 
 /// A page's search and sharing metadata.
 #[derive(Debug, Clone, Deserialize, Serialize)]
@@ -32,21 +41,53 @@ pub struct Content {
     pub dir: PathBuf,
     pub site: SiteConfig,
     pub home: Home,
+    pub people: People,
+    pub leadership: LeadershipPage,
+    pub issues: IssuesPage,
+    pub take_action: TakeActionPage,
+    pub contact: ContactPage,
+    pub join: Article<Join>,
+    pub why_third_party: Article<WhyThirdParty>,
+    pub movement: Article<Movement>,
+    pub privacy: Article<Privacy>,
 }
 
 impl Content {
     /// Reads and checks every content file under `dir`.
     pub fn load(dir: &Path) -> Result<Content> {
         let site: SiteConfig = read_yaml(&dir.join("site.yaml"))?;
-        site.validate()
-            .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join("site.yaml").display()))?;
+        checked(dir, "site.yaml", site.validate())?;
         let home: Home = read_yaml(&dir.join("home.yaml"))?;
-        home.validate()
-            .map_err(|e| anyhow::anyhow!("{}: {e}", dir.join("home.yaml").display()))?;
+        checked(dir, "home.yaml", home.validate())?;
+        let people: People = read_yaml(&dir.join("people.yaml"))?;
+        checked(dir, "people.yaml", people.validate())?;
+        let leadership: LeadershipPage = read_yaml(&dir.join("leadership.yaml"))?;
+        let team = people.find(&leadership.team_card_id);
+        if team.is_none_or(|p| p.category != Category::Leadership) {
+            let e = format!(
+                "teamCardId {:?} must be the id of a leadership entry in people.yaml",
+                leadership.team_card_id
+            );
+            checked(dir, "leadership.yaml", Err(e))?;
+        }
+        let issues: IssuesPage = read_yaml(&dir.join("issues.yaml"))?;
+        checked(dir, "issues.yaml", issues.validate())?;
+        let take_action: TakeActionPage = read_yaml(&dir.join("take-action.yaml"))?;
+        checked(dir, "take-action.yaml", take_action.validate())?;
+        let contact: ContactPage = read_yaml(&dir.join("contact.yaml"))?;
         Ok(Content {
             dir: dir.to_path_buf(),
             site,
             home,
+            people,
+            leadership,
+            issues,
+            take_action,
+            contact,
+            join: read_article(&dir.join("pages/join.md"))?,
+            why_third_party: read_article(&dir.join("pages/why-third-party.md"))?,
+            movement: read_article(&dir.join("pages/movement.md"))?,
+            privacy: read_article(&dir.join("pages/privacy-policy.md"))?,
         })
     }
 
@@ -62,6 +103,25 @@ pub fn read_yaml<T: DeserializeOwned>(path: &Path) -> Result<T> {
         fs::read_to_string(path).with_context(|| format!("Failed to read {}", path.display()))?;
     serde_saphyr::from_str(&text)
         .map_err(|e| anyhow::anyhow!("{} is not valid: {e}", path.display()))
+}
+
+fn checked(dir: &Path, file: &str, result: Result<(), String>) -> Result<()> {
+    result.map_err(|e| anyhow::anyhow!("{}: {e}", dir.join(file).display()))
+}
+
+fn read_article<T: DeserializeOwned>(path: &Path) -> Result<Article<T>> {
+    let (front, body) = read_front_matter(path)?;
+    Ok(Article { front, body })
+}
+
+/// Lowercase ASCII words joined by single hyphens: safe in URLs and file names.
+pub(crate) fn is_slug(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('-').all(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
 }
 
 /// Splits a Markdown file into its YAML front matter (parsed into `T`) and its body.
@@ -154,5 +214,40 @@ mod tests {
         let content = Content::load(&dir).unwrap();
         assert_eq!(content.site.abbreviation, "FXP");
         assert_eq!(content.home.cards.len(), 4);
+    }
+
+    #[test]
+    fn slugs_are_lowercase_hyphenated_words() {
+        assert!(is_slug("government-spending") && is_slug("a1"));
+        for bad in ["", "Gov", "a--b", "-a", "a_b", "a b", "../x"] {
+            assert!(!is_slug(bad), "{bad}");
+        }
+    }
+
+    /// The party's real content loads, and has what the spec asks of it.
+    #[test]
+    fn the_real_content_is_complete() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
+        let c = Content::load(&dir).unwrap();
+        assert_eq!(c.people.in_category(Category::Leadership).len(), 9);
+        assert_eq!(c.people.in_category(Category::Candidates).len(), 2);
+        assert_eq!(c.issues.issues.len(), 8);
+        let last = c.issues.issues.last().unwrap();
+        assert_eq!(
+            (last.id.as_str(), last.priority),
+            ("government-spending", Priority::Medium)
+        );
+        assert_eq!(c.take_action.opportunities.len(), 4);
+        assert_eq!(
+            c.take_action
+                .opportunities
+                .iter()
+                .filter(|o| o.icon.is_some())
+                .count(),
+            1
+        );
+        assert_eq!(c.why_third_party.front.faq.len(), 4);
+        assert_eq!(c.privacy.front.last_updated, "November 06, 2023");
+        assert_eq!(c.home.cards.len(), 4);
     }
 }

@@ -3,7 +3,7 @@ import { type FormRules, rule, useFormSubmit } from '../lib/forms';
 
 interface Props {
   idPrefix: string;
-  consent: string;
+  consent?: string;
   form: FormRules;
   honeypot: string;
 }
@@ -27,7 +27,7 @@ export default function NewsletterForm({ idPrefix, consent, form, honeypot }: Pr
       <button type="submit" className="btn btn-donate w-full text-base" disabled={pending}>
         {pending ? 'Joining...' : 'Join the Movement'}
       </button>
-      <p className="text-xs leading-relaxed text-slate-600">{consent}</p>
+      {consent && <p className="text-xs leading-relaxed text-slate-600">{consent}</p>}
     </form>
   );
 }

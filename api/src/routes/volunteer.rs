@@ -1,0 +1,47 @@
+//! Volunteer signups.
+
+use generator::forms::{self, Values};
+use rusqlite::params;
+use warp::filters::BoxedFilter;
+use warp::reply::Response;
+use warp::{Filter, Rejection};
+
+use super::submission::{accepted, submission};
+use crate::state::AppState;
+
+pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    warp::path("volunteer")
+        .and(warp::path::end())
+        .and(warp::post())
+        .and(submission("volunteer", forms::VOLUNTEER, state.clone()))
+        .and_then(move |values| sign_up(state.clone(), values))
+        .boxed()
+}
+
+/// POST /api/volunteer `{name, email, phone, zipCode, interests}`. Every signup is kept,
+/// repeats included: staff see each time someone offered help and what they offered.
+async fn sign_up(state: AppState, values: Option<Values>) -> Result<Response, Rejection> {
+    const THANKS: &str = "Thank you for volunteering!";
+    let Some(v) = values else {
+        return Ok(accepted(true, THANKS));
+    };
+    let (name, email, zip) = (
+        v.required("name"),
+        v.required("email"),
+        v.required("zipCode"),
+    );
+    let (phone, interests) = (
+        v.get("phone").map(str::to_owned),
+        v.get("interests").map(str::to_owned),
+    );
+    state
+        .db
+        .write(move |tx| {
+            tx.execute(
+                "INSERT INTO volunteer_signups (name, email, phone, zip_code, interests) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![name, email, phone, zip, interests],
+            )
+        })
+        .await?;
+    Ok(accepted(true, THANKS))
+}

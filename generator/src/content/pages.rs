@@ -1,0 +1,214 @@
+//! The structured pages: leadership ("Who We Are"), policies, contact and take action.
+
+use serde::{Deserialize, Serialize};
+
+use super::Meta;
+
+/// A heading with a Markdown body.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Section {
+    pub heading: String,
+    /// Markdown.
+    pub body: String,
+}
+
+/// `content/leadership.yaml`: the /leadership page.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct LeadershipPage {
+    pub meta: Meta,
+    pub title: String,
+    /// Markdown.
+    pub intro: String,
+    pub our_leadership: Section,
+    pub spiritual_foundation: Section,
+    /// The person shown as the Leadership Team card; everyone else in leadership forms the grid.
+    pub team_card_id: String,
+    pub candidates: Intro,
+    pub join_us: JoinUs,
+}
+
+/// A heading with a sentence or two of plain text.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Intro {
+    pub heading: String,
+    pub intro: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct JoinUs {
+    pub heading: String,
+    pub body: String,
+    /// Label of the link to /donate.
+    pub donate_label: String,
+    /// Label of the link to /contact.
+    pub contact_label: String,
+}
+
+/// `content/issues.yaml`: the /issues page and the policy PDFs.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct IssuesPage {
+    pub meta: Meta,
+    pub title: String,
+    /// One sentence naming the core policies.
+    pub headline: String,
+    /// Markdown.
+    pub intro: String,
+    pub core_policies: Vec<CorePolicy>,
+    pub download: Download,
+    pub vision: Section,
+    pub issues: Vec<Issue>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorePolicy {
+    pub title: String,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Download {
+    pub heading: String,
+    pub body: String,
+    pub button_label: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Priority {
+    High,
+    Medium,
+}
+
+/// One policy position.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Issue {
+    /// Kebab-case identifier; also names the issue's PDF.
+    pub id: String,
+    pub title: String,
+    /// Plain text shown on the card.
+    pub description: String,
+    /// Concrete commitments, one sentence each (in the PDFs).
+    pub positions: Vec<String>,
+    pub priority: Priority,
+    pub category: String,
+}
+
+/// `content/take-action.yaml`: the /take-action page.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakeActionPage {
+    pub meta: Meta,
+    pub title: String,
+    /// Markdown.
+    pub intro: String,
+    pub form: FormIntro,
+    pub opportunities: Vec<Opportunity>,
+    pub cta: JoinUs,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FormIntro {
+    pub heading: String,
+    pub body: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OpportunityType {
+    Volunteer,
+    Event,
+    Advocacy,
+}
+
+/// Icons the templates can draw for an opportunity.
+pub const OPPORTUNITY_ICONS: &[&str] = &["heart"];
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Opportunity {
+    pub id: String,
+    pub title: String,
+    pub description: String,
+    #[serde(rename = "type")]
+    pub kind: OpportunityType,
+    #[serde(default)]
+    pub date: Option<String>,
+    #[serde(default)]
+    pub location: Option<String>,
+    /// One of `OPPORTUNITY_ICONS`.
+    #[serde(default)]
+    pub icon: Option<String>,
+}
+
+/// `content/contact.yaml`: the /contact page.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ContactPage {
+    pub meta: Meta,
+    pub title: String,
+    pub intro: String,
+    pub form: FormHeading,
+    pub mission: Section,
+    pub get_involved: GetInvolved,
+    pub follow: FormIntro,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct FormHeading {
+    pub heading: String,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GetInvolved {
+    pub heading: String,
+    pub body: String,
+    pub volunteer_label: String,
+    pub donate_label: String,
+}
+
+impl IssuesPage {
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        if self.core_policies.len() != 3 {
+            return Err("corePolicies must list exactly three policies".into());
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (i, issue) in self.issues.iter().enumerate() {
+            if !super::is_slug(&issue.id) {
+                return Err(format!(
+                    "issues[{i}].id {:?} must be lowercase words joined by hyphens",
+                    issue.id
+                ));
+            }
+            if !seen.insert(issue.id.as_str()) {
+                return Err(format!("issues[{i}].id {:?} is used twice", issue.id));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl TakeActionPage {
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        for (i, o) in self.opportunities.iter().enumerate() {
+            if let Some(icon) = &o.icon
+                && !OPPORTUNITY_ICONS.contains(&icon.as_str())
+            {
+                return Err(format!(
+                    "opportunities[{i}].icon {icon:?} is not one of {OPPORTUNITY_ICONS:?}"
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,12 @@
+import { chromium } from '@playwright/test';
+const [url, out, width = '1280', height = '900', full = 'full'] = process.argv.slice(2);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
+const page = await browser.newPage({ viewport: { width: +width, height: +height } });
+const logs = [];
+page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
+page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
+await page.goto(url, { waitUntil: 'networkidle' });
+await page.waitForTimeout(300);
+await page.screenshot({ path: out, fullPage: full === 'full' });
+console.log(logs.join('\n') || 'no console messages');
+await browser.close();
