@@ -39,6 +39,23 @@ impl PageInputs<'_> {
         PageMeta::new(&self.content.site, path, meta, self.social_image.clone())
     }
 
+    /// Metadata with a schema.org page block of `kind` (WebPage, AboutPage, ContactPage).
+    fn web_page(&self, path: &str, kind: &str, meta: &Meta) -> PageMeta {
+        self.meta(path, meta)
+            .with_json_ld(seo::web_page(&self.content.site, kind, path, meta))
+    }
+
+    /// Metadata with an Article block, for the long-form pages.
+    fn article(&self, path: &str, title: &str, meta: &Meta) -> PageMeta {
+        self.meta(path, meta).with_json_ld(seo::article(
+            &self.content.site,
+            path,
+            title,
+            meta,
+            &self.logo_url,
+        ))
+    }
+
     fn page(
         &self,
         path: &str,
@@ -109,14 +126,7 @@ fn home(inputs: &PageInputs) -> Result<Page> {
 fn leadership(inputs: &PageInputs) -> Page {
     let c = inputs.content;
     let page = &c.leadership;
-    let meta = inputs
-        .meta("/leadership", &page.meta)
-        .with_json_ld(seo::web_page(
-            &c.site,
-            "AboutPage",
-            "/leadership",
-            &page.meta,
-        ));
+    let meta = inputs.web_page("/leadership", "AboutPage", &page.meta);
     let team = c.people.find(&page.team_card_id);
     let leaders: Vec<_> = c
         .people
@@ -141,9 +151,7 @@ fn leadership(inputs: &PageInputs) -> Page {
 fn issues(inputs: &PageInputs) -> Page {
     let c = inputs.content;
     let page = &c.issues;
-    let meta = inputs
-        .meta("/issues", &page.meta)
-        .with_json_ld(seo::web_page(&c.site, "WebPage", "/issues", &page.meta));
+    let meta = inputs.web_page("/issues", "WebPage", &page.meta);
     let issues: Vec<Value> = page
         .issues
         .iter()
@@ -167,14 +175,7 @@ fn issues(inputs: &PageInputs) -> Page {
 
 fn contact(inputs: &PageInputs) -> Page {
     let c = inputs.content;
-    let meta = inputs
-        .meta("/contact", &c.contact.meta)
-        .with_json_ld(seo::web_page(
-            &c.site,
-            "ContactPage",
-            "/contact",
-            &c.contact.meta,
-        ));
+    let meta = inputs.web_page("/contact", "ContactPage", &c.contact.meta);
     inputs.page(
         "/contact",
         "pages/contact.html",
@@ -192,14 +193,7 @@ fn contact(inputs: &PageInputs) -> Page {
 fn take_action(inputs: &PageInputs) -> Page {
     let c = inputs.content;
     let page = &c.take_action;
-    let meta = inputs
-        .meta("/take-action", &page.meta)
-        .with_json_ld(seo::web_page(
-            &c.site,
-            "WebPage",
-            "/take-action",
-            &page.meta,
-        ));
+    let meta = inputs.web_page("/take-action", "WebPage", &page.meta);
     inputs.page(
         "/take-action",
         "pages/take-action.html",
@@ -217,15 +211,7 @@ fn take_action(inputs: &PageInputs) -> Page {
 fn join(inputs: &PageInputs) -> Page {
     let c = inputs.content;
     let a = &c.join;
-    let meta = inputs
-        .meta("/join", &a.front.meta)
-        .with_json_ld(seo::article(
-            &c.site,
-            "/join",
-            &a.front.title,
-            &a.front.meta,
-            &inputs.logo_url,
-        ));
+    let meta = inputs.article("/join", &a.front.title, &a.front.meta);
     inputs.page(
         "/join",
         "pages/join.html",
@@ -243,14 +229,7 @@ fn why_third_party(inputs: &PageInputs) -> Page {
     let a = &c.why_third_party;
     let path = "/why-third-party";
     let meta = inputs
-        .meta(path, &a.front.meta)
-        .with_json_ld(seo::article(
-            &c.site,
-            path,
-            &a.front.title,
-            &a.front.meta,
-            &inputs.logo_url,
-        ))
+        .article(path, &a.front.title, &a.front.meta)
         .with_json_ld(seo::faq_page(&c.site, path, &a.front.faq));
     inputs.page(
         path,
@@ -263,15 +242,7 @@ fn why_third_party(inputs: &PageInputs) -> Page {
 fn movement(inputs: &PageInputs) -> Page {
     let c = inputs.content;
     let a = &c.movement;
-    let meta = inputs
-        .meta("/movement", &a.front.meta)
-        .with_json_ld(seo::article(
-            &c.site,
-            "/movement",
-            &a.front.title,
-            &a.front.meta,
-            &inputs.logo_url,
-        ));
+    let meta = inputs.article("/movement", &a.front.title, &a.front.meta);
     inputs.page(
         "/movement",
         "pages/movement.html",
@@ -284,12 +255,7 @@ fn privacy(inputs: &PageInputs) -> Page {
     let c = inputs.content;
     let a = &c.privacy;
     let path = "/privacy-policy";
-    let meta = inputs.meta(path, &a.front.meta).with_json_ld(seo::web_page(
-        &c.site,
-        "WebPage",
-        path,
-        &a.front.meta,
-    ));
+    let meta = inputs.web_page(path, "WebPage", &a.front.meta);
     inputs.page(
         path,
         "pages/privacy-policy.html",

@@ -2,20 +2,15 @@
 
 use generator::forms::{self, Values};
 use rusqlite::params;
+use warp::Rejection;
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
-use warp::{Filter, Rejection};
 
-use super::submission::{accepted, submission};
+use super::submission::{accepted, form_route};
 use crate::state::AppState;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    warp::path("contact")
-        .and(warp::path::end())
-        .and(warp::post())
-        .and(submission("contact", forms::CONTACT, state.clone()))
-        .and_then(move |values| send(state.clone(), values))
-        .boxed()
+    form_route("contact", forms::CONTACT, state, send)
 }
 
 /// POST /api/contact `{name, email, subject, message}`

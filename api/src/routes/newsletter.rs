@@ -2,20 +2,15 @@
 
 use generator::forms::{self, Values};
 use rusqlite::{OptionalExtension, params};
+use warp::Rejection;
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
-use warp::{Filter, Rejection};
 
-use super::submission::{accepted, submission};
+use super::submission::{accepted, form_route};
 use crate::state::AppState;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    warp::path("newsletter-signup")
-        .and(warp::path::end())
-        .and(warp::post())
-        .and(submission("newsletter", forms::NEWSLETTER, state.clone()))
-        .and_then(move |values| signup(state.clone(), values))
-        .boxed()
+    form_route("newsletter-signup", forms::NEWSLETTER, state, signup)
 }
 
 /// POST /api/newsletter-signup `{email, phone, zipCode}`. A repeated e-mail updates the

@@ -1,8 +1,11 @@
 //! What every public form post shares: a JSON body within the size limit, the form's
 //! field rules, the honeypot, and the per-address rate limit.
 
+use std::future::Future;
+
 use generator::forms::{self, Form, Values};
 use serde_json::json;
+use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
@@ -11,8 +14,28 @@ use crate::error::ApiError;
 use crate::filters::{FORM_BODY_LIMIT, client_ip, json_body, with_state};
 use crate::state::AppState;
 
+/// `POST /api/{path}` for a public form: checks the submission with `form`'s rules and
+/// passes it to `store` (with `None` for a bot caught by the honeypot).
+pub fn form_route<F, Fut>(
+    path: &'static str,
+    form: Form,
+    state: AppState,
+    store: F,
+) -> BoxedFilter<(Response,)>
+where
+    F: Fn(AppState, Option<Values>) -> Fut + Clone + Send + Sync + 'static,
+    Fut: Future<Output = Result<Response, Rejection>> + Send + 'static,
+{
+    warp::path(path)
+        .and(warp::path::end())
+        .and(warp::post())
+        .and(submission(path, form, state.clone()))
+        .and_then(move |values| store(state.clone(), values))
+        .boxed()
+}
+
 /// A checked submission, or `None` when a bot filled in the honeypot.
-pub fn submission(
+fn submission(
     name: &'static str,
     form: Form,
     state: AppState,

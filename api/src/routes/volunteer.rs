@@ -2,20 +2,15 @@
 
 use generator::forms::{self, Values};
 use rusqlite::params;
+use warp::Rejection;
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
-use warp::{Filter, Rejection};
 
-use super::submission::{accepted, submission};
+use super::submission::{accepted, form_route};
 use crate::state::AppState;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    warp::path("volunteer")
-        .and(warp::path::end())
-        .and(warp::post())
-        .and(submission("volunteer", forms::VOLUNTEER, state.clone()))
-        .and_then(move |values| sign_up(state.clone(), values))
-        .boxed()
+    form_route("volunteer", forms::VOLUNTEER, state, sign_up)
 }
 
 /// POST /api/volunteer `{name, email, phone, zipCode, interests}`. Every signup is kept,

@@ -114,6 +114,25 @@ fn read_article<T: DeserializeOwned>(path: &Path) -> Result<Article<T>> {
     Ok(Article { front, body })
 }
 
+/// Every id is a slug and none repeats; `list` names the field in the error ("people").
+pub(crate) fn check_ids<'a>(
+    list: &str,
+    ids: impl IntoIterator<Item = &'a str>,
+) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for (i, id) in ids.into_iter().enumerate() {
+        if !is_slug(id) {
+            return Err(format!(
+                "{list}[{i}].id {id:?} must be lowercase words joined by hyphens"
+            ));
+        }
+        if !seen.insert(id) {
+            return Err(format!("{list}[{i}].id {id:?} is used twice"));
+        }
+    }
+    Ok(())
+}
+
 /// Lowercase ASCII words joined by single hyphens: safe in URLs and file names.
 pub(crate) fn is_slug(s: &str) -> bool {
     !s.is_empty()

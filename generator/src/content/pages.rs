@@ -182,18 +182,7 @@ impl IssuesPage {
         if self.core_policies.len() != 3 {
             return Err("corePolicies must list exactly three policies".into());
         }
-        let mut seen = std::collections::HashSet::new();
-        for (i, issue) in self.issues.iter().enumerate() {
-            if !super::is_slug(&issue.id) {
-                return Err(format!(
-                    "issues[{i}].id {:?} must be lowercase words joined by hyphens",
-                    issue.id
-                ));
-            }
-            if !seen.insert(issue.id.as_str()) {
-                return Err(format!("issues[{i}].id {:?} is used twice", issue.id));
-            }
-        }
+        super::check_ids("issues", self.issues.iter().map(|x| x.id.as_str()))?;
         Ok(())
     }
 }

@@ -37,18 +37,7 @@ pub struct Person {
 
 impl People {
     pub(crate) fn validate(&self) -> Result<(), String> {
-        let mut seen = std::collections::HashSet::new();
-        for (i, p) in self.people.iter().enumerate() {
-            if !super::is_slug(&p.id) {
-                return Err(format!(
-                    "people[{i}].id {:?} must be lowercase words joined by hyphens",
-                    p.id
-                ));
-            }
-            if !seen.insert(p.id.as_str()) {
-                return Err(format!("people[{i}].id {:?} is used twice", p.id));
-            }
-        }
+        super::check_ids("people", self.people.iter().map(|x| x.id.as_str()))?;
         Ok(())
     }
 
