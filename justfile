@@ -8,9 +8,10 @@ export DIST_DIR := env_var_or_default("DIST_DIR", "dist")
 default:
     @just --list
 
-# Install the front-end packages when they are missing or out of date.
+# Install the locked front-end packages when they are missing or out of date (see .ci/run
+# for why this is `install --no-save` rather than `ci`).
 deps:
-    @if [ ! -d site/node_modules ] || [ site/package-lock.json -nt site/node_modules/.package-lock.json ]; then npm --prefix site ci --no-audit --no-fund; fi
+    @if [ ! -d site/node_modules ] || [ site/package-lock.json -nt site/node_modules/.package-lock.json ]; then npm --prefix site install --no-save --no-audit --no-fund; fi
 
 # Build the client bundles and generate the whole static site into dist/.
 build: deps
