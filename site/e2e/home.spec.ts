@@ -56,6 +56,13 @@ test.describe('home page', () => {
     await page.goto(`${baseURL}/`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('We are the American Conscience Party.');
     for (const label of ['Email', 'Phone', 'ZIP code']) await expect(page.getByLabel(label)).toBeVisible();
+    // The form cannot post without scripts, so it says so and offers e-mail instead.
+    await expect(page.getByRole('button', { name: 'Join the Movement' })).toBeDisabled();
+    // Playwright's text engine skips <noscript>, so find the note by its place.
+    const note = page.locator('#signup noscript p');
+    await expect(note).toBeVisible();
+    await expect(note).toContainText('This form needs JavaScript.');
+    await expect(note.locator('a')).toHaveAttribute('href', 'mailto:info@americanconscienceparty.org');
     const slides = page.locator('[data-testid="cards-carousel"] [aria-roledescription="slide"]');
     await expect(slides).toHaveCount(4);
     for (const slide of await slides.all()) await expect(slide).toBeVisible();

@@ -25,7 +25,7 @@ test.describe('every public page', () => {
   const titles = new Map<string, string>();
 
   for (const p of PAGES) {
-    test(`${p.path} has its metadata, structured data, current nav link and no axe violations`, async ({ page }) => {
+    test(`${p.path} has its metadata, structured data, current nav link and no axe violations at desktop and phone widths`, async ({ page }) => {
       await page.setViewportSize({ width: 1440, height: 900 });
       const response = await page.goto(p.path);
       expect(response?.status()).toBe(200);
@@ -68,6 +68,8 @@ test.describe('every public page', () => {
       }
 
       await expectAccessible(page);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expectAccessible(page);
     });
   }
 
@@ -84,13 +86,6 @@ test.describe('every public page', () => {
     expect(await page.locator('meta[name="keywords"]').getAttribute('content')).toMatch(/third party presidential candidates 2028/i);
   });
 
-  test('pages pass axe at phone width too', async ({ page }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    for (const p of PAGES) {
-      await page.goto(p.path);
-      await expectAccessible(page);
-    }
-  });
 });
 
 test.describe('sitemap and robots', () => {

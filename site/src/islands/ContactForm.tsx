@@ -8,7 +8,7 @@ interface Props {
 }
 
 export default function ContactForm({ idPrefix, form, honeypot }: Props) {
-  const { pending, onSubmit } = useFormSubmit('/api/contact', {
+  const { pending, disabled, onSubmit } = useFormSubmit('/api/contact', {
     success: { title: 'Message sent!', description: "Thank you for reaching out. We'll get back to you soon." },
     failureTitle: 'Failed to send message',
     failureFallback: 'There was an error sending your message. Please try again.',
@@ -24,7 +24,7 @@ export default function ContactForm({ idPrefix, form, honeypot }: Props) {
       <FormField rule={rule(form, 'subject')} id={id('subject')} label="Subject" />
       <FormField rule={rule(form, 'message')} id={id('message')} label="Message" rows={6} />
       <Honeypot id={id(honeypot)} name={honeypot} />
-      <button type="submit" className="btn btn-primary w-full text-base sm:w-auto" disabled={pending}>
+      <button type="submit" className="btn btn-primary w-full text-base sm:w-auto" disabled={disabled}>
         {pending ? 'Sending...' : 'Send Message'}
       </button>
     </form>

@@ -9,7 +9,7 @@ interface Props {
 }
 
 export default function NewsletterForm({ idPrefix, consent, form, honeypot }: Props) {
-  const { pending, onSubmit } = useFormSubmit('/api/newsletter-signup', {
+  const { pending, disabled, onSubmit } = useFormSubmit('/api/newsletter-signup', {
     success: { title: 'Thank you for joining!', description: "You'll receive updates about activities and news." },
     failureTitle: 'Signup Failed',
     failureFallback: 'There was an error processing your signup. Please try again.',
@@ -24,7 +24,7 @@ export default function NewsletterForm({ idPrefix, consent, form, honeypot }: Pr
         <FormField rule={rule(form, 'zipCode')} id={id('zip')} label="ZIP code" autoComplete="postal-code" />
       </div>
       <Honeypot id={id(honeypot)} name={honeypot} />
-      <button type="submit" className="btn btn-donate w-full text-base" disabled={pending}>
+      <button type="submit" className="btn btn-donate w-full text-base" disabled={disabled}>
         {pending ? 'Joining...' : 'Join the Movement'}
       </button>
       {consent && <p className="text-xs leading-relaxed text-slate-600">{consent}</p>}

@@ -8,7 +8,7 @@ interface Props {
 }
 
 export default function VolunteerForm({ idPrefix, form, honeypot }: Props) {
-  const { pending, onSubmit } = useFormSubmit('/api/volunteer', {
+  const { pending, disabled, onSubmit } = useFormSubmit('/api/volunteer', {
     success: { title: 'Thank you for volunteering!', description: "We'll be in touch with volunteer opportunities in your area." },
     failureTitle: 'Signup Failed',
     failureFallback: 'There was an error processing your volunteer signup. Please try again.',
@@ -31,7 +31,7 @@ export default function VolunteerForm({ idPrefix, form, honeypot }: Props) {
         hint="For example: canvassing, phone banking, events, petitions."
       />
       <Honeypot id={id(honeypot)} name={honeypot} />
-      <button type="submit" className="btn btn-donate w-full text-base sm:w-auto" disabled={pending}>
+      <button type="submit" className="btn btn-donate w-full text-base sm:w-auto" disabled={disabled}>
         {pending ? 'Signing Up...' : 'Sign Up to Volunteer'}
       </button>
     </form>

@@ -1,6 +1,6 @@
 // Types of the field rules the generator passes as island props (generator/src/forms.rs
 // is their single source), and the submit behaviour every public form shares.
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { apiRequest, failureText } from './api';
 import { toast, type ToastInput } from './toast';
 
@@ -30,9 +30,13 @@ export interface SubmitTexts {
   failureFallback: string;
 }
 
-/** Submits the form's fields as JSON. Success clears the fields; failure keeps them. */
+/** Submits the form's fields as JSON. Success clears the fields; failure keeps them.
+ *  `disabled` stays true until the island has hydrated: a click before then would make the
+ *  browser post the form natively, and the API only answers JSON. */
 export function useFormSubmit(url: string, texts: SubmitTexts) {
   const [pending, setPending] = useState(false);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -51,5 +55,5 @@ export function useFormSubmit(url: string, texts: SubmitTexts) {
     }
   }
 
-  return { pending, onSubmit };
+  return { pending, disabled: pending || !hydrated, onSubmit };
 }
