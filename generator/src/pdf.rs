@@ -638,11 +638,4 @@ mod tests {
             "{text}"
         );
     }
-
-    /// Writes /tmp/pdf-sample.pdf for eyeballing: `cargo test -p generator -- --ignored`.
-    #[test]
-    #[ignore = "writes a file outside the temp dir"]
-    fn write_sample() {
-        std::fs::write("/tmp/pdf-sample.pdf", render(&sample())).expect("write sample");
-    }
 }
