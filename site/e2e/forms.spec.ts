@@ -18,8 +18,15 @@ test.describe('contact form', () => {
     await page.locator('main form').getByLabel('Subject').fill('Hosting a town hall');
     await page.locator('main form').getByLabel('Message').fill('Our church hall is free on Tuesdays.\nWould you send a speaker?');
     await slowDown(page, '/api/contact');
+    const sent = page.waitForRequest('**/api/contact');
     await page.getByRole('button', { name: 'Send Message' }).click();
     await expect(page.getByRole('button', { name: 'Sending...' })).toBeDisabled();
+    expect((await sent).postDataJSON()).toEqual({
+      name: 'Ruth Alvarez',
+      email,
+      subject: 'Hosting a town hall',
+      message: 'Our church hall is free on Tuesdays.\nWould you send a speaker?',
+    });
     const toast = toastRegion(page).getByRole('listitem');
     await expect(toast).toContainText('Message sent!');
     await expect(toast).toContainText("Thank you for reaching out. We'll get back to you soon.");
@@ -85,8 +92,16 @@ test.describe('volunteer form', () => {
     await page.locator('main form').getByLabel('ZIP code').fill('97201-1234');
     await page.locator('main form').getByLabel('Areas of interest').fill('Phone banking, petitions');
     await slowDown(page, '/api/volunteer');
+    const sent = page.waitForRequest('**/api/volunteer');
     await page.getByRole('button', { name: 'Sign Up to Volunteer' }).click();
     await expect(page.getByRole('button', { name: 'Signing Up...' })).toBeDisabled();
+    expect((await sent).postDataJSON()).toEqual({
+      name: 'Sam Okoro',
+      email,
+      phone: '555-404-1212',
+      zipCode: '97201-1234',
+      interests: 'Phone banking, petitions',
+    });
     const toast = toastRegion(page).getByRole('listitem');
     await expect(toast).toContainText('Thank you for volunteering!');
     await expect(toast).toContainText("We'll be in touch with volunteer opportunities in your area.");

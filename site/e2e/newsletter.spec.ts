@@ -17,7 +17,10 @@ test.describe('newsletter signup on the home page', () => {
       await new Promise((r) => setTimeout(r, 600));
       await route.continue();
     });
+    const sent = page.waitForRequest('**/api/newsletter-signup');
     await page.getByRole('button', { name: 'Join the Movement' }).click();
+    // The payload is exactly the spec's: no empty honeypot or other extra keys.
+    expect((await sent).postDataJSON()).toEqual({ email, phone: '(555) 201-3344', zipCode: '43215' });
     const pending = page.getByRole('button', { name: 'Joining...' });
     await expect(pending).toBeVisible();
     await expect(pending).toBeDisabled();

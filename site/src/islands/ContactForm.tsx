@@ -12,7 +12,7 @@ export default function ContactForm({ idPrefix, form, honeypot }: Props) {
     success: { title: 'Message sent!', description: "Thank you for reaching out. We'll get back to you soon." },
     failureTitle: 'Failed to send message',
     failureFallback: 'There was an error sending your message. Please try again.',
-  });
+  }, form, honeypot);
   const id = (name: string) => `${idPrefix}-${name}`;
 
   return (

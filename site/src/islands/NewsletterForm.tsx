@@ -13,7 +13,7 @@ export default function NewsletterForm({ idPrefix, consent, form, honeypot }: Pr
     success: { title: 'Thank you for joining!', description: "You'll receive updates about activities and news." },
     failureTitle: 'Signup Failed',
     failureFallback: 'There was an error processing your signup. Please try again.',
-  });
+  }, form, honeypot);
   const id = (name: string) => `${idPrefix}-newsletter-${name}`;
 
   return (

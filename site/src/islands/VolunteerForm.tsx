@@ -12,7 +12,7 @@ export default function VolunteerForm({ idPrefix, form, honeypot }: Props) {
     success: { title: 'Thank you for volunteering!', description: "We'll be in touch with volunteer opportunities in your area." },
     failureTitle: 'Signup Failed',
     failureFallback: 'There was an error processing your volunteer signup. Please try again.',
-  });
+  }, form, honeypot);
   const id = (name: string) => `${idPrefix}-${name}`;
 
   return (

@@ -30,10 +30,23 @@ export interface SubmitTexts {
   failureFallback: string;
 }
 
+/** The JSON body for a form: exactly its rule fields, in order, so the API sees the payload
+ *  the spec names. The honeypot goes along only when something filled it in. */
+export function requestBody(data: FormData, form: FormRules, honeypot: string): Record<string, string> {
+  const body: Record<string, string> = {};
+  for (const field of form.fields) {
+    const value = data.get(field.name);
+    body[field.name] = typeof value === 'string' ? value : '';
+  }
+  const trap = data.get(honeypot);
+  if (typeof trap === 'string' && trap !== '') body[honeypot] = trap;
+  return body;
+}
+
 /** Submits the form's fields as JSON. Success clears the fields; failure keeps them.
  *  `disabled` stays true until the island has hydrated: a click before then would make the
  *  browser post the form natively, and the API only answers JSON. */
-export function useFormSubmit(url: string, texts: SubmitTexts) {
+export function useFormSubmit(url: string, texts: SubmitTexts, form: FormRules, honeypot: string) {
   const [pending, setPending] = useState(false);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
@@ -41,12 +54,12 @@ export function useFormSubmit(url: string, texts: SubmitTexts) {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (pending) return;
-    const form = event.currentTarget;
-    const body = Object.fromEntries(new FormData(form).entries());
+    const element = event.currentTarget;
+    const body = requestBody(new FormData(element), form, honeypot);
     setPending(true);
     try {
       await apiRequest('POST', url, body);
-      form.reset();
+      element.reset();
       toast(texts.success);
     } catch (error) {
       toast({ variant: 'destructive', title: texts.failureTitle, description: failureText(error, texts.failureFallback) });

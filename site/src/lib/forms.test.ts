@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { type FormRules, requestBody } from './forms';
+
+const newsletter: FormRules = {
+  fields: [
+    { name: 'email', label: 'Email', kind: 'email', required: true, maxLength: 254 },
+    { name: 'phone', label: 'Phone number', kind: 'phone', required: false, maxLength: 25 },
+    { name: 'zipCode', label: 'ZIP code', kind: 'zip', required: true, maxLength: 10 },
+  ],
+};
+
+function formData(entries: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(entries)) data.append(key, value);
+  return data;
+}
+
+describe('requestBody', () => {
+  it('sends exactly the form fields, empty optional ones included, and leaves an empty honeypot out', () => {
+    const body = requestBody(formData({ website: '', zipCode: '20001', email: 'a@b.org', phone: '' }), newsletter, 'website');
+    expect(body).toEqual({ email: 'a@b.org', phone: '', zipCode: '20001' });
+    expect(Object.keys(body)).toEqual(['email', 'phone', 'zipCode']);
+  });
+
+  it('passes a filled honeypot on so the server can answer the bot', () => {
+    const body = requestBody(formData({ email: 'a@b.org', zipCode: '20001', website: 'spam.example' }), newsletter, 'website');
+    expect(body.website).toBe('spam.example');
+  });
+
+  it('drops keys the form does not have and sends a missing field as empty', () => {
+    const body = requestBody(formData({ email: 'a@b.org', extra: 'x' }), newsletter, 'website');
+    expect(body).toEqual({ email: 'a@b.org', phone: '', zipCode: '' });
+  });
+});
