@@ -265,23 +265,15 @@ fn privacy(inputs: &PageInputs) -> Page {
 }
 
 fn not_found(inputs: &PageInputs) -> Page {
-    let site = &inputs.content.site;
-    let meta = Meta {
-        title: format!("Page Not Found | {}", site.name),
-        description: format!(
-            "The page you are looking for does not exist on the {} website.",
-            site.name
-        ),
-        keywords: String::new(),
-    };
-    let mut meta = inputs.meta("/404", &meta);
+    let page = &inputs.content.not_found;
+    let mut meta = inputs.meta("/404", &page.meta);
     meta.noindex = true;
     Page {
         route: None,
         output: "404.html".into(),
         template: "pages/404.html",
         meta,
-        data: Vec::new(),
+        data: vec![("not_found", json!(page))],
     }
 }
 

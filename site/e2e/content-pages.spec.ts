@@ -74,6 +74,8 @@ test.describe('policies', () => {
     const issues = page.getByTestId('issue-grid').getByRole('listitem');
     await expect(issues).toHaveCount(8);
     await expect(issues.last()).toContainText('Medium priority');
+    // Only the last is medium; the other seven are high.
+    await expect(issues.filter({ hasText: 'High priority' })).toHaveCount(7);
     await expect(issues.last().getByRole('heading')).toHaveText('Responsible Government Spending');
     await expect(issues.last().getByRole('link', { name: 'Download PDF: Responsible Government Spending' })).toHaveAttribute(
       'href',

@@ -17,8 +17,8 @@ use crate::config::SiteConfig;
 pub use articles::{Article, Faq, Join, Movement, Privacy, WhyThirdParty};
 pub use home::{Card, Home};
 pub use pages::{
-    ContactPage, CorePolicy, Issue, IssuesPage, LeadershipPage, OPPORTUNITY_ICONS, Opportunity,
-    OpportunityType, Priority, Section, TakeActionPage,
+    ContactPage, CorePolicy, Issue, IssuesPage, LeadershipPage, LinkCard, NotFoundPage,
+    OPPORTUNITY_ICONS, Opportunity, OpportunityType, Priority, Section, TakeActionPage,
 };
 pub use people::{Category, People, Person};
 
@@ -50,6 +50,7 @@ pub struct Content {
     pub why_third_party: Article<WhyThirdParty>,
     pub movement: Article<Movement>,
     pub privacy: Article<Privacy>,
+    pub not_found: NotFoundPage,
 }
 
 impl Content {
@@ -75,6 +76,8 @@ impl Content {
         let take_action: TakeActionPage = read_yaml(&dir.join("take-action.yaml"))?;
         checked(dir, "take-action.yaml", take_action.validate())?;
         let contact: ContactPage = read_yaml(&dir.join("contact.yaml"))?;
+        let not_found: NotFoundPage = read_yaml(&dir.join("not-found.yaml"))?;
+        checked(dir, "not-found.yaml", not_found.validate())?;
         Ok(Content {
             dir: dir.to_path_buf(),
             site,
@@ -88,6 +91,7 @@ impl Content {
             why_third_party: read_article(&dir.join("pages/why-third-party.md"))?,
             movement: read_article(&dir.join("pages/movement.md"))?,
             privacy: read_article(&dir.join("pages/privacy-policy.md"))?,
+            not_found,
         })
     }
 
@@ -251,11 +255,13 @@ mod tests {
         assert_eq!(c.people.in_category(Category::Leadership).len(), 9);
         assert_eq!(c.people.in_category(Category::Candidates).len(), 2);
         assert_eq!(c.issues.issues.len(), 8);
-        let last = c.issues.issues.last().unwrap();
-        assert_eq!(
-            (last.id.as_str(), last.priority),
-            ("government-spending", Priority::Medium)
-        );
+        // Every issue is high priority except the last, government spending.
+        let medium: Vec<&str> = (c.issues.issues.iter())
+            .filter(|i| i.priority == Priority::Medium)
+            .map(|i| i.id.as_str())
+            .collect();
+        assert_eq!(medium, ["government-spending"]);
+        assert_eq!(c.issues.issues.last().unwrap().id, "government-spending");
         assert_eq!(c.take_action.opportunities.len(), 4);
         assert_eq!(
             c.take_action

@@ -177,6 +177,39 @@ pub struct GetInvolved {
     pub donate_label: String,
 }
 
+/// `content/not-found.yaml`: the 404 page.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotFoundPage {
+    pub meta: Meta,
+    pub title: String,
+    pub message: String,
+    /// The cards pointing somewhere useful.
+    pub links: Vec<LinkCard>,
+}
+
+/// A card linking to a page of the site.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkCard {
+    /// A path on this site, such as `/contact`.
+    pub href: String,
+    pub title: String,
+    pub text: String,
+}
+
+impl NotFoundPage {
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        if self.links.is_empty() {
+            return Err("links must list at least one page".into());
+        }
+        for (i, link) in self.links.iter().enumerate() {
+            super::check_internal_href(&format!("links[{i}].href"), &link.href)?;
+        }
+        Ok(())
+    }
+}
+
 impl IssuesPage {
     pub(crate) fn validate(&self) -> Result<(), String> {
         if self.core_policies.len() != 3 {
