@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Meta, check_internal_href};
+use super::{Meta, check_link_list};
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -50,12 +50,6 @@ pub struct Card {
 
 impl Home {
     pub(crate) fn validate(&self) -> Result<(), String> {
-        if self.cards.is_empty() {
-            return Err("cards: at least one card is needed".into());
-        }
-        for (i, card) in self.cards.iter().enumerate() {
-            check_internal_href(&format!("cards[{i}].href"), &card.href)?;
-        }
-        Ok(())
+        check_link_list("cards", self.cards.iter().map(|c| c.href.as_str()))
     }
 }

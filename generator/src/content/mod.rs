@@ -170,7 +170,21 @@ pub fn read_front_matter<T: DeserializeOwned>(path: &Path) -> Result<(T, String)
 }
 
 /// An internal link must be a site path; anything else is a content mistake.
-pub(crate) fn check_internal_href(field: &str, href: &str) -> Result<(), String> {
+/// Checks a list of link cards: at least one, each pointing to a path on this site.
+pub(crate) fn check_link_list<'a>(
+    list: &str,
+    hrefs: impl ExactSizeIterator<Item = &'a str>,
+) -> Result<(), String> {
+    if hrefs.len() == 0 {
+        return Err(format!("{list} must list at least one link"));
+    }
+    for (i, href) in hrefs.enumerate() {
+        check_internal_href(&format!("{list}[{i}].href"), href)?;
+    }
+    Ok(())
+}
+
+fn check_internal_href(field: &str, href: &str) -> Result<(), String> {
     if href.starts_with('/') && !href.starts_with("//") {
         Ok(())
     } else {

@@ -200,13 +200,7 @@ pub struct LinkCard {
 
 impl NotFoundPage {
     pub(crate) fn validate(&self) -> Result<(), String> {
-        if self.links.is_empty() {
-            return Err("links must list at least one page".into());
-        }
-        for (i, link) in self.links.iter().enumerate() {
-            super::check_internal_href(&format!("links[{i}].href"), &link.href)?;
-        }
-        Ok(())
+        super::check_link_list("links", self.links.iter().map(|l| l.href.as_str()))
     }
 }
 
