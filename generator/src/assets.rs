@@ -12,8 +12,6 @@ use crate::output::Output;
 
 /// The client entry every page loads (header menu + island hydration).
 const MAIN_ENTRY: &str = "src/main.ts";
-/// The toast viewport, loaded on pages with islands.
-const TOASTER_ENTRY: &str = "src/toaster.tsx";
 
 #[derive(Debug, Deserialize)]
 struct Chunk {
@@ -82,20 +80,18 @@ impl Assets {
         self.manifest.contains_key(&island_key(name))
     }
 
-    /// `modulepreload` URLs for the islands on a page (and the toaster they report to),
-    /// so their code downloads in parallel with the main script.
+    /// `modulepreload` URLs for the islands on a page, so their code downloads in parallel
+    /// with the main script. The toaster is not among them: it loads only once a visitor
+    /// starts on a form (see site/src/islands.ts), so a page that is only read never pays
+    /// for it.
     pub fn preloads(&self, islands: &[String]) -> Vec<String> {
         if islands.is_empty() {
             return Vec::new();
         }
         let mut seen = BTreeSet::new();
         let mut out = Vec::new();
-        let keys = islands
-            .iter()
-            .map(|n| island_key(n))
-            .chain([TOASTER_ENTRY.to_owned()]);
-        for key in keys {
-            self.collect(&key, &mut seen, &mut out);
+        for name in islands {
+            self.collect(&island_key(name), &mut seen, &mut out);
         }
         out
     }
@@ -183,7 +179,6 @@ mod tests {
                 "/assets/react-4.js",
                 "/assets/shared-3.js",
                 "/assets/Form-5.js",
-                "/assets/toaster-6.js"
             ]
         );
         assert!(

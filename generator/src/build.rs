@@ -116,10 +116,12 @@ pub fn build(opts: &BuildOptions, renderer: &dyn Renderer) -> Result<Report> {
     };
     let pages = pages::all(&inputs)?;
 
+    let copyright_years = content.site.copyright_years(build_year());
     let mut rendered = Vec::with_capacity(pages.len());
     for page in &pages {
         let mut ctx = Context::new();
         ctx.insert("site", &content.site);
+        ctx.insert("copyright_years", &copyright_years);
         ctx.insert("page", &page.meta);
         ctx.insert("assets", assets.as_ref());
         for (key, value) in &page.data {
@@ -152,6 +154,17 @@ pub fn build(opts: &BuildOptions, renderer: &dyn Renderer) -> Result<Report> {
         pages: pages.len(),
         islands: requests.len(),
     })
+}
+
+/// The year of this build (UTC), or of `SOURCE_DATE_EPOCH` when set, so a reproducible
+/// build of an old commit prints the year it was made.
+fn build_year() -> i16 {
+    let now = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok())
+        .and_then(|secs| jiff::Timestamp::from_second(secs).ok())
+        .unwrap_or_else(jiff::Timestamp::now);
+    now.to_zoned_datetime(jiff::tz::TimeZone::UTC).year()
 }
 
 fn robots(content: &Content) -> String {

@@ -13,7 +13,8 @@ pub struct SiteConfig {
     pub name: String,
     /// Short name: structured data's alternateName and file-name prefixes.
     pub abbreviation: String,
-    /// Year the party was founded, for structured data.
+    /// Year the party was founded: structured data, and where the footer's copyright
+    /// range starts (it ends with the year of the build).
     pub founding_year: u16,
     /// One-line motto.
     pub tagline: String,
@@ -23,8 +24,6 @@ pub struct SiteConfig {
     pub url: String,
     /// Public contact address (footer mailto, privacy policy).
     pub email: String,
-    /// Year printed in the footer's copyright line.
-    pub copyright_year: u16,
     /// Blog author used when a post names none.
     pub default_author: String,
     /// Default social-sharing image, relative to `content/media`.
@@ -86,6 +85,17 @@ impl SiteConfig {
         Ok(())
     }
 
+    /// The footer's copyright years: "2024–2026", or just "2026" in the founding year.
+    pub fn copyright_years(&self, build_year: i16) -> String {
+        let from = i32::from(self.founding_year);
+        let to = i32::from(build_year);
+        if to > from {
+            format!("{from}\u{2013}{to}")
+        } else {
+            from.to_string()
+        }
+    }
+
     /// The canonical absolute URL of a site path such as `/contact`.
     pub fn absolute_url(&self, path: &str) -> String {
         if path == "/" {
@@ -109,6 +119,17 @@ mod tests {
         let c = config();
         assert_eq!(c.absolute_url("/"), "https://example.org/");
         assert_eq!(c.absolute_url("/contact"), "https://example.org/contact");
+    }
+
+    #[test]
+    fn copyright_runs_from_the_founding_year_to_the_build() {
+        let c = config();
+        let founded = c.founding_year as i16;
+        assert_eq!(
+            c.copyright_years(founded + 2),
+            format!("{founded}\u{2013}{}", founded + 2)
+        );
+        assert_eq!(c.copyright_years(founded), founded.to_string());
     }
 
     #[test]

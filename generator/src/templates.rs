@@ -1,7 +1,7 @@
 //! The Tera environment: loads `site/templates` and registers the helpers templates use.
 //!
 //! - `island(name=…, props=…)`: a React island (see `islands`).
-//! - `img(src=…, alt=…, sizes=…, class=…, eager=…)`: a responsive `<img>` from `content/media`.
+//! - `img(src=…, alt=…, sizes=…, class=…, eager=…)`: a responsive `<picture>` from `content/media`.
 //! - `markdown` filter: Markdown to HTML.
 
 use std::path::Path;
@@ -13,7 +13,7 @@ use tera::{Error, Kwargs, State, Tera, TeraResult, Value};
 use crate::assets::Assets;
 use crate::islands::Islands;
 use crate::markdown;
-use crate::media::Media;
+use crate::media::{Media, Responsive};
 
 /// What the helpers need while pages render.
 #[derive(Clone)]
@@ -58,25 +58,7 @@ pub fn load(dir: &Path, helpers: Helpers) -> Result<Tera> {
             let image = media
                 .responsive(src)
                 .map_err(|e| Error::message(format!("{e:#}")))?;
-            let mut html = format!(
-                r#"<img src="{}" srcset="{}" sizes="{}" width="{}" height="{}" alt="{}""#,
-                image.src,
-                image.srcset,
-                attr(sizes),
-                image.width,
-                image.height,
-                attr(alt)
-            );
-            // Above-the-fold images load at once and first; the rest wait until scrolled near.
-            html.push_str(if eager {
-                r#" fetchpriority="high" decoding="async""#
-            } else {
-                r#" loading="lazy" decoding="async""#
-            });
-            if let Some(class) = class {
-                html.push_str(&format!(r#" class="{}""#, attr(class)));
-            }
-            html.push('>');
+            let html = picture(&image, alt, sizes, class, eager);
             Ok(Value::safe_string(&html))
         },
     );
@@ -87,6 +69,40 @@ pub fn load(dir: &Path, helpers: Helpers) -> Result<Tera> {
     tera.load_from_glob(&glob)
         .map_err(|e| anyhow::anyhow!("Failed to load the templates in {}: {e}", dir.display()))?;
     Ok(tera)
+}
+
+/// A `<picture>`: WebP first, the JPEG/PNG fallback in `<img>` with its intrinsic size.
+/// The picture is `display: contents`, so `class` styles the image as if it stood alone
+/// (a grid placement or an absolute position keeps working).
+pub fn picture(
+    image: &Responsive,
+    alt: &str,
+    sizes: &str,
+    class: Option<&str>,
+    eager: bool,
+) -> String {
+    let mut html = format!(
+        r#"<picture class="contents"><source type="image/webp" srcset="{}" sizes="{}"><img src="{}" srcset="{}" sizes="{}" width="{}" height="{}" alt="{}""#,
+        attr(&image.webp_srcset),
+        attr(sizes),
+        attr(&image.src),
+        attr(&image.srcset),
+        attr(sizes),
+        image.width,
+        image.height,
+        attr(alt)
+    );
+    // Above-the-fold images load at once and first; the rest wait until scrolled near.
+    html.push_str(if eager {
+        r#" fetchpriority="high" decoding="async""#
+    } else {
+        r#" loading="lazy" decoding="async""#
+    });
+    if let Some(class) = class {
+        html.push_str(&format!(r#" class="{}""#, attr(class)));
+    }
+    html.push_str("></picture>");
+    html
 }
 
 /// Renders `template` with `context`, naming the template in errors.

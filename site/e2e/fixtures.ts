@@ -14,6 +14,17 @@ interface Fixtures {
 
 export const test = base.extend<Fixtures>({
   baseURL: async ({}, use) => use(process.env.BASE_URL),
+  // Every navigation waits for the page's islands to hydrate, as a visitor waits for a
+  // page to be ready; what happens before that (plain HTML posts) has its own tests.
+  page: async ({ page }, use) => {
+    const goto = page.goto.bind(page);
+    page.goto = async (url, options) => {
+      const response = await goto(url, options);
+      await islandsHydrated(page);
+      return response;
+    };
+    await use(page);
+  },
   allowedConsole: async ({}, use) => use([]),
   allowConsole: async ({ allowedConsole }, use) => use((pattern) => allowedConsole.push(pattern)),
   consoleGuard: [
@@ -30,6 +41,11 @@ export const test = base.extend<Fixtures>({
     { auto: true },
   ],
 });
+
+/** Resolves once every island on the page has hydrated (islands.ts marks them). */
+export async function islandsHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-island]')].every((e) => e.hasAttribute('data-hydrated')));
+}
 
 /** Chromium's console line for a response with `status`. */
 export function failedLoad(status: number): RegExp {
