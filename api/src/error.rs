@@ -3,6 +3,9 @@
 //! When to use which:
 //! - `BadRequest`: the client sent something we refuse; the message is shown to the visitor
 //!   as is, so write it as a sentence they can act on.
+//! - `UnsupportedMediaType`: a body in an encoding the route does not take.
+//! - `Forbidden`: a request we will not take from where it came (a cross-site form post).
+//! - `PayloadTooLarge`: a body over the route's limit.
 //! - `TooManyRequests`: a rate limit was hit.
 //! - `NotFound`: no such resource.
 //! - `Internal`: anything that is our fault. The cause is logged; the client only ever sees
@@ -22,6 +25,10 @@ pub enum ApiError {
     BadRequest(String),
     #[error("{0}")]
     UnsupportedMediaType(String),
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("The request is too large.")]
+    PayloadTooLarge,
     #[error("Too many requests. Please wait a minute and try again.")]
     TooManyRequests,
     #[error("Not found.")]
@@ -53,6 +60,8 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
         match e {
             ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
             ApiError::UnsupportedMediaType(m) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, m.clone()),
+            ApiError::Forbidden(m) => (StatusCode::FORBIDDEN, m.clone()),
+            ApiError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
             ApiError::TooManyRequests => (StatusCode::TOO_MANY_REQUESTS, e.to_string()),
             ApiError::NotFound => (StatusCode::NOT_FOUND, e.to_string()),
             ApiError::Internal(cause) => {
@@ -69,11 +78,6 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
         (
             StatusCode::PAYLOAD_TOO_LARGE,
             "The request is too large.".into(),
-        )
-    } else if rejection.find::<warp::reject::LengthRequired>().is_some() {
-        (
-            StatusCode::LENGTH_REQUIRED,
-            "The request must say how long its body is (Content-Length).".into(),
         )
     } else if rejection.find::<warp::reject::MethodNotAllowed>().is_some() {
         (StatusCode::METHOD_NOT_ALLOWED, "Method not allowed.".into())

@@ -1,10 +1,12 @@
-//! The party site's server: `/api/*` (forms now; donations, admin and blog later) and the
-//! generated static site, on one origin.
+//! The party site's server: `/api/*` (forms now; donations, admin and blog later), the
+//! pages a form posted without JavaScript lands on, and the generated static site, on one
+//! origin.
 
 pub mod config;
 pub mod db;
 pub mod error;
 mod filters;
+pub mod form_problems;
 pub mod rate_limit;
 pub mod routes;
 pub mod state;
@@ -45,9 +47,13 @@ fn security_headers() -> HeaderMap {
 pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     let dist = state.config.dist_dir.clone();
     // Everything under /api/ answers JSON, errors and unknown paths included; every
-    // other path falls through to the static site and its HTML 404 page.
+    // other path falls through to the no-script form pages, then the static site and its
+    // HTML 404 page.
+    let pages = form_problems::routes(state.clone());
     let api = warp::path("api").and(routes::api(state).recover(error::recover).unify());
-    api.or(static_files::routes(dist))
+    api.or(pages)
+        .unify()
+        .or(static_files::routes(dist))
         .unify()
         .recover(error::recover)
         .unify()

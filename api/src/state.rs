@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use crate::config::Config;
 use crate::db::Db;
+use crate::form_problems::FormProblems;
 use crate::rate_limit::FormLimiter;
 
 #[derive(Clone)]
@@ -11,6 +12,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub db: Db,
     pub form_limiter: Arc<FormLimiter>,
+    /// Refused no-script form posts, shown on the page they are redirected to.
+    pub form_problems: Arc<FormProblems>,
 }
 
 impl AppState {
@@ -20,6 +23,7 @@ impl AppState {
             config: Arc::new(config),
             db,
             form_limiter,
+            form_problems: Arc::default(),
         }
     }
 }

@@ -169,7 +169,7 @@ async fn volunteer_rules_are_enforced_and_nothing_is_stored_on_failure() {
         ),
         (
             r#"{"name":"A","email":"a@example.org","zipCode":"12345","interests":{"a":1}}"#,
-            "Interests must be text.",
+            "Areas of interest must be text.",
         ),
     ];
     for (body, expected) in cases {
@@ -183,7 +183,7 @@ async fn volunteer_rules_are_enforced_and_nothing_is_stored_on_failure() {
     );
     assert_eq!(
         message(&app.post_json("/api/volunteer", &long).await),
-        "Interests must be at most 1000 characters."
+        "Areas of interest must be at most 1000 characters."
     );
     assert_eq!(app.count("volunteer_signups").await, 0);
 }
@@ -206,7 +206,7 @@ async fn both_forms_have_the_honeypot_size_limit_and_rate_limit() {
         let bot = format!(r#"{body},"website":"spam"}}"#);
         assert_eq!(app.post_from(path, &bot, [10, 0, 1, 1]).await.status(), 201);
         assert_eq!(app.count(table).await, 0, "{path}: honeypot");
-        let huge = format!(r#"{body},"pad":"{}"}}"#, "x".repeat(20_000));
+        let huge = format!(r#"{body},"pad":"{}"}}"#, "x".repeat(70_000));
         assert_eq!(app.post_json(path, &huge).await.status(), 413, "{path}");
         let ok = format!("{body}}}");
         assert_eq!(

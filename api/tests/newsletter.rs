@@ -165,15 +165,17 @@ async fn hostile_input_is_stored_as_plain_text_or_refused() {
 #[tokio::test]
 async fn wrong_content_type_is_415() {
     let app = TestApp::new();
-    let res = warp::test::request()
-        .method("POST")
-        .path(PATH)
-        .header("content-type", "application/x-www-form-urlencoded")
-        .body("email=a%40b.org&zipCode=12345")
-        .reply(&app.app)
-        .await;
-    assert_eq!(res.status(), 415);
-    assert!(message(&res).contains("JSON"));
+    for content_type in ["text/plain", "multipart/form-data; boundary=x", ""] {
+        let res = warp::test::request()
+            .method("POST")
+            .path(PATH)
+            .header("content-type", content_type)
+            .body("email=a%40b.org&zipCode=12345")
+            .reply(&app.app)
+            .await;
+        assert_eq!(res.status(), 415, "{content_type:?}");
+        assert!(message(&res).contains("JSON"));
+    }
     assert_eq!(app.count("newsletter_signups").await, 0);
 }
 
@@ -182,7 +184,7 @@ async fn oversized_bodies_are_413() {
     let app = TestApp::new();
     let body = format!(
         r#"{{"email":"a@b.org","zipCode":"12345","padding":"{}"}}"#,
-        "x".repeat(20_000)
+        "x".repeat(70_000)
     );
     let res = app.post_json(PATH, &body).await;
     assert_eq!(res.status(), 413);

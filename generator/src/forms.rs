@@ -1,6 +1,7 @@
-//! The public forms' field rules, in one place: the API enforces them and the generator
-//! hands them to the form islands as props (`maxLength`, `required`, `pattern`), so the
-//! browser and the server can never disagree.
+//! The public forms, in one place: their field rules, labels and texts. The API enforces
+//! the rules and answers with the texts; the generator hands all of it to the form islands
+//! as props and renders the pages a form without JavaScript lands on (see `form_pages`),
+//! so the browser, the server and the no-script pages can never disagree.
 
 use serde::Serialize;
 
@@ -26,7 +27,7 @@ pub enum Kind {
 pub struct Field {
     /// JSON key and input name.
     pub name: &'static str,
-    /// Human name used in error messages ("ZIP code").
+    /// The field's label, also used in error messages ("ZIP code is required.").
     pub label: &'static str,
     pub kind: Kind,
     pub required: bool,
@@ -35,12 +36,62 @@ pub struct Field {
     /// HTML `pattern` mirroring the server's format check, where HTML can express it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pattern: Option<&'static str>,
+    /// The input's `autocomplete` token.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub autocomplete: Option<&'static str>,
+    /// A line of help under the field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<&'static str>,
+    /// Height of a long-text field, in lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rows: Option<u8>,
 }
 
-/// A form: its fields in display order.
+impl Field {
+    const fn new(name: &'static str, label: &'static str, kind: Kind, max_length: usize) -> Field {
+        Field {
+            name,
+            label,
+            kind,
+            required: true,
+            max_length,
+            pattern: None,
+            autocomplete: None,
+            hint: None,
+            rows: None,
+        }
+    }
+}
+
+/// What a form says to the visitor: the spec's texts for each state.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Texts {
+    /// The submit button.
+    pub submit: &'static str,
+    /// The submit button while the request is pending.
+    pub pending: &'static str,
+    pub success_title: &'static str,
+    pub success_description: &'static str,
+    pub failure_title: &'static str,
+    /// Shown when the server gave no message (the network is down, say).
+    pub failure_fallback: &'static str,
+}
+
+/// A form: where it posts, its fields in display order, and its texts.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Form {
+    /// Short name: the rate limiter's key and the no-script pages' URLs (`/forms/{slug}/…`).
+    pub slug: &'static str,
+    /// The endpoint, `/api/…`.
+    pub action: &'static str,
+    /// The page the form lives on, for "back" links when the visitor's own is unknown.
+    pub home: &'static str,
+    /// That page's name in a link: "Back to {home_label}".
+    pub home_label: &'static str,
     pub fields: &'static [Field],
+    pub texts: Texts,
 }
 
 /// RFC 5321 caps an address at 254 characters.
@@ -53,84 +104,96 @@ const ZIP_MAX: usize = 10;
 const ZIP_PATTERN: &str = "[0-9]{5}(-?[0-9]{4})?";
 
 const EMAIL: Field = Field {
-    name: "email",
-    label: "Email",
-    kind: Kind::Email,
-    required: true,
-    max_length: EMAIL_MAX,
-    pattern: None,
+    autocomplete: Some("email"),
+    ..Field::new("email", "Email", Kind::Email, EMAIL_MAX)
 };
 const PHONE: Field = Field {
-    name: "phone",
-    label: "Phone number",
-    kind: Kind::Phone,
     required: false,
-    max_length: PHONE_MAX,
-    pattern: None,
+    autocomplete: Some("tel"),
+    ..Field::new("phone", "Phone", Kind::Phone, PHONE_MAX)
 };
 const ZIP: Field = Field {
-    name: "zipCode",
-    label: "ZIP code",
-    kind: Kind::Zip,
-    required: true,
-    max_length: ZIP_MAX,
     pattern: Some(ZIP_PATTERN),
+    autocomplete: Some("postal-code"),
+    ..Field::new("zipCode", "ZIP code", Kind::Zip, ZIP_MAX)
 };
 const NAME: Field = Field {
-    name: "name",
-    label: "Name",
-    kind: Kind::Text,
-    required: true,
-    max_length: 100,
-    pattern: None,
+    autocomplete: Some("name"),
+    ..Field::new("name", "Name", Kind::Text, 100)
 };
 
 /// Home page and /join: `{email, phone, zipCode}`.
 pub const NEWSLETTER: Form = Form {
+    slug: "newsletter",
+    action: "/api/newsletter-signup",
+    home: "/",
+    home_label: "the home page",
     fields: &[EMAIL, PHONE, ZIP],
+    texts: Texts {
+        submit: "Join the Movement",
+        pending: "Joining...",
+        success_title: "Thank you for joining!",
+        success_description: "You'll receive updates about activities and news.",
+        failure_title: "Signup Failed",
+        failure_fallback: "There was an error processing your signup. Please try again.",
+    },
 };
 
 /// /contact: `{name, email, subject, message}`.
 pub const CONTACT: Form = Form {
+    slug: "contact",
+    action: "/api/contact",
+    home: "/contact",
+    home_label: "Contact",
     fields: &[
         NAME,
         EMAIL,
+        Field::new("subject", "Subject", Kind::Text, 200),
         Field {
-            name: "subject",
-            label: "Subject",
-            kind: Kind::Text,
-            required: true,
-            max_length: 200,
-            pattern: None,
-        },
-        Field {
-            name: "message",
-            label: "Message",
-            kind: Kind::LongText,
-            required: true,
-            max_length: 5000,
-            pattern: None,
+            rows: Some(6),
+            ..Field::new("message", "Message", Kind::LongText, 5000)
         },
     ],
+    texts: Texts {
+        submit: "Send Message",
+        pending: "Sending...",
+        success_title: "Message sent!",
+        success_description: "Thank you for reaching out. We'll get back to you soon.",
+        failure_title: "Failed to send message",
+        failure_fallback: "There was an error sending your message. Please try again.",
+    },
 };
 
 /// /take-action: `{name, email, phone, zipCode, interests}`.
 pub const VOLUNTEER: Form = Form {
+    slug: "volunteer",
+    action: "/api/volunteer",
+    home: "/take-action",
+    home_label: "Take Action",
     fields: &[
         NAME,
         EMAIL,
         PHONE,
         ZIP,
         Field {
-            name: "interests",
-            label: "Interests",
-            kind: Kind::LongText,
             required: false,
-            max_length: 1000,
-            pattern: None,
+            hint: Some("For example: canvassing, phone banking, events, petitions."),
+            rows: Some(3),
+            ..Field::new("interests", "Areas of interest", Kind::LongText, 1000)
         },
     ],
+    texts: Texts {
+        submit: "Sign Up to Volunteer",
+        pending: "Signing Up...",
+        success_title: "Thank you for volunteering!",
+        success_description: "We'll be in touch with volunteer opportunities in your area.",
+        failure_title: "Signup Failed",
+        failure_fallback: "There was an error processing your volunteer signup. Please try again.",
+    },
 };
+
+/// Every public form.
+pub const ALL: [Form; 3] = [NEWSLETTER, CONTACT, VOLUNTEER];
 
 /// Name of the hidden field bots fill in and people never see.
 pub const HONEYPOT: &str = "website";
@@ -163,22 +226,41 @@ impl Values {
     }
 }
 
+/// Why a submission was refused: a sentence for the visitor, and the field it is about
+/// (none when the body as a whole is wrong).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid {
+    pub field: Option<&'static str>,
+    pub message: String,
+}
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 impl Form {
     /// Checks a JSON request body against the rules. Unknown keys are ignored; a field that
     /// is not a string (or null) is refused by name. The first problem found is returned
     /// as a sentence for the visitor.
-    pub fn parse(&self, body: &serde_json::Value) -> Result<Values, String> {
-        let object = body
-            .as_object()
-            .ok_or("The request body must be a JSON object.")?;
+    pub fn parse(&self, body: &serde_json::Value) -> Result<Values, Invalid> {
+        let object = body.as_object().ok_or_else(|| Invalid {
+            field: None,
+            message: "The request body must be a JSON object.".into(),
+        })?;
         let mut values = Vec::with_capacity(self.fields.len());
         for field in self.fields {
+            let invalid = |message: String| Invalid {
+                field: Some(field.name),
+                message,
+            };
             let raw = match object.get(field.name) {
                 None | Some(serde_json::Value::Null) => None,
                 Some(serde_json::Value::String(s)) => Some(s.as_str()),
-                Some(_) => return Err(format!("{} must be text.", field.label)),
+                Some(_) => return Err(invalid(format!("{} must be text.", field.label))),
             };
-            values.push((field.name, field.check(raw)?));
+            values.push((field.name, field.check(raw).map_err(invalid)?));
         }
         Ok(Values(values))
     }
@@ -384,20 +466,24 @@ mod tests {
             .unwrap();
         assert_eq!(ok.get("email"), Some("a@b.org"));
         assert_eq!(ok.get("phone"), None);
+        let missing = NEWSLETTER.parse(&json!({"email": "a@b.org"})).unwrap_err();
+        assert_eq!(missing.message, "ZIP code is required.");
         assert_eq!(
-            NEWSLETTER.parse(&json!({"email": "a@b.org"})).unwrap_err(),
-            "ZIP code is required."
+            missing.field,
+            Some("zipCode"),
+            "the problem names its field"
         );
+        let wrong_type = NEWSLETTER
+            .parse(&json!({"email": 5, "zipCode": "12345"}))
+            .unwrap_err();
+        assert_eq!(wrong_type.to_string(), "Email must be text.");
+        assert_eq!(wrong_type.field, Some("email"));
+        let not_object = NEWSLETTER.parse(&json!(["a@b.org"])).unwrap_err();
         assert_eq!(
-            NEWSLETTER
-                .parse(&json!({"email": 5, "zipCode": "12345"}))
-                .unwrap_err(),
-            "Email must be text."
-        );
-        assert_eq!(
-            NEWSLETTER.parse(&json!(["a@b.org"])).unwrap_err(),
+            not_object.message,
             "The request body must be a JSON object."
         );
+        assert_eq!(not_object.field, None);
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod assets;
 mod build;
 pub mod config;
 pub mod content;
+pub mod form_pages;
 pub mod forms;
 pub mod islands;
 pub mod markdown;

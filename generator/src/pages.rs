@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::content::{Category, Content, Meta};
+use crate::form_pages;
 use crate::forms::{self, Form};
 use crate::media::{Media, Responsive};
 use crate::policy;
@@ -75,7 +76,7 @@ impl PageInputs<'_> {
 
 /// Every page of the static site.
 pub fn all(inputs: &PageInputs) -> Result<Vec<Page>> {
-    Ok(vec![
+    Ok([
         home(inputs)?,
         leadership(inputs),
         issues(inputs),
@@ -86,7 +87,10 @@ pub fn all(inputs: &PageInputs) -> Result<Vec<Page>> {
         movement(inputs),
         privacy(inputs),
         not_found(inputs),
-    ])
+    ]
+    .into_iter()
+    .chain(forms::ALL.iter().flat_map(|form| form_pages(inputs, form)))
+    .collect())
 }
 
 fn home(inputs: &PageInputs) -> Result<Page> {
@@ -277,6 +281,49 @@ fn not_found(inputs: &PageInputs) -> Page {
     }
 }
 
+/// A form's thank-you page and its problem-page shell: where it lands when posted without
+/// JavaScript. Neither belongs in search results.
+fn form_pages(inputs: &PageInputs, form: &Form) -> [Page; 2] {
+    let site = &inputs.content.site;
+    let page = |route: Option<String>, output: String, template, title: &str, description: &str| {
+        let meta = Meta {
+            title: format!("{title} | {}", site.abbreviation),
+            description: description.to_owned(),
+            keywords: String::new(),
+        };
+        let path = route.clone().unwrap_or_else(|| form.home.to_owned());
+        let mut meta = inputs.meta(&path, &meta);
+        meta.noindex = true;
+        Page {
+            route,
+            output,
+            template,
+            meta,
+            data: vec![
+                ("form", json!(form)),
+                ("marker", json!(form_pages::PROBLEM_MARKER)),
+            ],
+        }
+    };
+    let thanks = form_pages::thank_you_url(form);
+    [
+        page(
+            Some(thanks.clone()),
+            crate::output::html_path_for(&thanks),
+            "pages/form-sent.html",
+            form.texts.success_title,
+            form.texts.success_description,
+        ),
+        page(
+            None,
+            form_pages::problem_shell(form),
+            "pages/form-problem.html",
+            form.texts.failure_title,
+            form.texts.failure_fallback,
+        ),
+    ]
+}
+
 /// Props of the form islands (NewsletterForm, ContactForm, VolunteerForm).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -320,12 +367,13 @@ struct CarouselCard {
     image: Responsive,
 }
 
-/// `sitemap.xml` for every routed page.
+/// `sitemap.xml` for every routed page that search engines may index.
 pub fn sitemap(content: &Content, pages: &[Page]) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
-    for route in pages.iter().filter_map(|p| p.route.as_deref()) {
+    let listed = pages.iter().filter(|p| !p.meta.noindex);
+    for route in listed.filter_map(|p| p.route.as_deref()) {
         xml.push_str(&format!(
             "  <url><loc>{}</loc></url>\n",
             crate::templates::attr(&content.site.absolute_url(route))

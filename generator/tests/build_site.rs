@@ -153,13 +153,50 @@ fn builds_the_home_page_with_metadata_islands_and_assets() {
         "card images reach the carousel as responsive sets"
     );
     assert!(opts.out_dir.join("media/cards").read_dir().unwrap().count() >= 3);
+    assert!(
+        html.contains(r#""webpSrcset":"/media/cards/a-320."#),
+        "the carousel gets the WebP set too"
+    );
+
+    // The hero: WebP first, the JPEG fallback with its intrinsic size, loaded first.
+    let hero = html
+        .split("<picture")
+        .nth(1)
+        .and_then(|p| p.split("</picture>").next())
+        .expect("the hero is a <picture>");
+    assert!(
+        hero.contains(r#"<source type="image/webp" srcset="/media/hero-320."#),
+        "{hero}"
+    );
+    assert!(
+        hero.contains(r#".webp 320w, /media/hero-480."#) && hero.contains(".webp 1000w\""),
+        "{hero}"
+    );
+    assert!(hero.contains(r#" 768w"#), "a phone-sized step: {hero}");
+    assert!(
+        hero.contains(r#"<img src="/media/hero-1000."#)
+            && hero.contains(r#".jpg" srcset="/media/hero-320."#)
+    );
+    assert!(
+        hero.contains(r#"width="1000" height="600""#) && hero.contains(r#"fetchpriority="high""#)
+    );
+
+    // The footer's copyright runs from the founding year to the year of the build.
+    let year = jiff::Timestamp::now()
+        .to_zoned_datetime(jiff::tz::TimeZone::UTC)
+        .year();
+    assert!(
+        html.contains(&format!("&copy; 2020\u{2013}{year} Fixture Party.")),
+        "footer"
+    );
 }
 
 #[test]
 fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
     let (_tmp, opts) = project();
     let report = generator::build(&opts, &EchoRenderer).unwrap();
-    assert_eq!(report.pages, 10);
+    // Ten routed pages and the 404, then a thank-you page and a problem shell per form.
+    assert_eq!(report.pages, 16);
     let expected = [
         ("leadership/index.html", vec!["AboutPage"]),
         ("issues/index.html", vec!["WebPage"]),
@@ -190,6 +227,23 @@ fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
     );
     assert!(sitemap.contains("<loc>https://example.org/privacy-policy</loc>"));
     assert!(!sitemap.contains("404"));
+    assert!(
+        !sitemap.contains("/forms/"),
+        "form results are not for search engines"
+    );
+
+    // Where the forms land without JavaScript: the spec's texts in the site's layout.
+    let thanks = read(&opts, "forms/contact/thank-you/index.html");
+    assert!(thanks.contains("<title>Message sent! | FXP</title>"));
+    assert!(thanks.contains(r#"<meta name="robots" content="noindex">"#));
+    assert!(thanks.contains(">Thank you for reaching out. We&#39;ll get back to you soon.</p>"));
+    assert!(thanks.contains(r#"<a href="/contact" class="btn btn-primary">Back to Contact</a>"#));
+    let shell = read(&opts, ".forms/volunteer-problem.html");
+    assert!(
+        shell.contains(">Signup Failed</h1>")
+            && shell.contains(generator::form_pages::PROBLEM_MARKER)
+    );
+    assert!(shell.contains("<footer"), "in the site's layout");
 
     let leadership = read(&opts, "leadership/index.html");
     assert!(

@@ -2,23 +2,19 @@
 
 use generator::forms::{self, Values};
 use rusqlite::params;
-use warp::Rejection;
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
 
-use super::submission::{accepted, form_route};
+use super::submission::form_route;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    form_route("contact", forms::CONTACT, state, send)
+    form_route(forms::CONTACT, state, send)
 }
 
 /// POST /api/contact `{name, email, subject, message}`
-async fn send(state: AppState, values: Option<Values>) -> Result<Response, Rejection> {
-    const THANKS: &str = "Message sent!";
-    let Some(v) = values else {
-        return Ok(accepted(true, THANKS));
-    };
+async fn send(state: AppState, v: Values) -> Result<bool, ApiError> {
     let row = (
         v.required("name"),
         v.required("email"),
@@ -34,5 +30,5 @@ async fn send(state: AppState, values: Option<Values>) -> Result<Response, Rejec
             )
         })
         .await?;
-    Ok(accepted(true, THANKS))
+    Ok(true)
 }

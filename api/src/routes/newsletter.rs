@@ -2,28 +2,24 @@
 
 use generator::forms::{self, Values};
 use rusqlite::{OptionalExtension, params};
-use warp::Rejection;
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
 
-use super::submission::{accepted, form_route};
+use super::submission::form_route;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    form_route("newsletter-signup", forms::NEWSLETTER, state, signup)
+    form_route(forms::NEWSLETTER, state, signup)
 }
 
 /// POST /api/newsletter-signup `{email, phone, zipCode}`. A repeated e-mail updates the
 /// existing signup (its ZIP, and its phone when one is given) instead of adding a row.
-async fn signup(state: AppState, values: Option<Values>) -> Result<Response, Rejection> {
-    const THANKS: &str = "Thank you for joining!";
-    let Some(values) = values else {
-        return Ok(accepted(true, THANKS));
-    };
+async fn signup(state: AppState, values: Values) -> Result<bool, ApiError> {
     let email = values.required("email");
     let phone = values.get("phone").map(str::to_owned);
     let zip = values.required("zipCode");
-    let created = state
+    state
         .db
         .write(move |tx| {
             let existing: Option<i64> = tx
@@ -47,6 +43,5 @@ async fn signup(state: AppState, values: Option<Values>) -> Result<Response, Rej
                 }
             }
         })
-        .await?;
-    Ok(accepted(created, THANKS))
+        .await
 }

@@ -2,24 +2,20 @@
 
 use generator::forms::{self, Values};
 use rusqlite::params;
-use warp::Rejection;
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
 
-use super::submission::{accepted, form_route};
+use super::submission::form_route;
+use crate::error::ApiError;
 use crate::state::AppState;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    form_route("volunteer", forms::VOLUNTEER, state, sign_up)
+    form_route(forms::VOLUNTEER, state, sign_up)
 }
 
 /// POST /api/volunteer `{name, email, phone, zipCode, interests}`. Every signup is kept,
 /// repeats included: staff see each time someone offered help and what they offered.
-async fn sign_up(state: AppState, values: Option<Values>) -> Result<Response, Rejection> {
-    const THANKS: &str = "Thank you for volunteering!";
-    let Some(v) = values else {
-        return Ok(accepted(true, THANKS));
-    };
+async fn sign_up(state: AppState, v: Values) -> Result<bool, ApiError> {
     let (name, email, zip) = (
         v.required("name"),
         v.required("email"),
@@ -38,5 +34,5 @@ async fn sign_up(state: AppState, values: Option<Values>) -> Result<Response, Re
             )
         })
         .await?;
-    Ok(accepted(true, THANKS))
+    Ok(true)
 }

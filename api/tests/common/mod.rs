@@ -33,6 +33,19 @@ impl TestApp {
         std::fs::write(dist.join("assets/main-abc.js"), "console.log(1)").unwrap();
         std::fs::write(dist.join("assets/main-abc.js.br"), "BROTLI").unwrap();
         std::fs::write(dist.join("assets/main-abc.js.gz"), "GZIP").unwrap();
+        // The shells the generator writes for the no-script form problem pages.
+        std::fs::create_dir_all(dist.join(".forms")).unwrap();
+        for form in generator::forms::ALL {
+            std::fs::write(
+                dist.join(generator::form_pages::problem_shell(&form)),
+                format!(
+                    "<title>{}</title><main>{}</main>",
+                    form.texts.failure_title,
+                    generator::form_pages::PROBLEM_MARKER
+                ),
+            )
+            .unwrap();
+        }
         let mut config = Config::for_tests(dist);
         adjust(&mut config);
         let db = Db::open(&dir.path().join("site.db")).unwrap();
@@ -55,6 +68,23 @@ impl TestApp {
             .await
     }
 
+    /// An HTML form post, as a browser without JavaScript sends it from this site's page
+    /// `from` (a path).
+    pub async fn post_form(&self, path: &str, body: &str, from: &str) -> Response<Bytes> {
+        warp::test::request()
+            .method("POST")
+            .path(path)
+            .remote_addr(([10, 0, 0, 1], 40000).into())
+            .header("host", "party.example")
+            .header("origin", "http://party.example")
+            .header("sec-fetch-site", "same-origin")
+            .header("referer", format!("http://party.example{from}"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .reply(&self.app)
+            .await
+    }
+
     pub async fn get(&self, path: &str) -> Response<Bytes> {
         warp::test::request().path(path).reply(&self.app).await
     }
@@ -65,6 +95,21 @@ impl TestApp {
             .await
             .unwrap()
     }
+}
+
+/// The `Location` of a redirect.
+pub fn location(res: &Response<Bytes>) -> String {
+    res.headers()
+        .get("location")
+        .unwrap_or_else(|| panic!("no Location; status {}", res.status()))
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// A body as text.
+pub fn text(res: &Response<Bytes>) -> String {
+    String::from_utf8(res.body().to_vec()).unwrap()
 }
 
 /// The `message` of a JSON error body.

@@ -3,29 +3,25 @@ import type { FieldRule } from '../lib/forms';
 interface Props {
   rule: FieldRule;
   id: string;
-  label: string;
-  autoComplete?: string;
-  rows?: number;
-  hint?: string;
 }
 
 const inputTypes = { text: 'text', longText: 'text', email: 'email', phone: 'tel', zip: 'text' } as const;
 
-/** A labelled input whose limits come from the server's rules. */
-export function FormField({ rule, id, label, autoComplete, rows = 5, hint }: Props) {
+/** A labelled input whose label, help and limits come from the server's rules. */
+export function FormField({ rule, id }: Props) {
   const common = {
     id,
     name: rule.name,
     required: rule.required,
     maxLength: rule.maxLength,
-    autoComplete,
+    autoComplete: rule.autocomplete,
     className: 'field-input',
-    'aria-describedby': hint ? `${id}-hint` : undefined,
+    'aria-describedby': rule.hint ? `${id}-hint` : undefined,
   };
   return (
     <div>
       <label htmlFor={id} className="field-label">
-        {label}
+        {rule.label}
         {rule.required ? (
           <span aria-hidden="true" className="text-crimson">
             {' '}*
@@ -35,7 +31,7 @@ export function FormField({ rule, id, label, autoComplete, rows = 5, hint }: Pro
         )}
       </label>
       {rule.kind === 'longText' ? (
-        <textarea {...common} rows={rows} />
+        <textarea {...common} rows={rule.rows ?? 5} />
       ) : (
         <input
           {...common}
@@ -45,9 +41,9 @@ export function FormField({ rule, id, label, autoComplete, rows = 5, hint }: Pro
           title={rule.kind === 'zip' ? '5-digit ZIP code, or ZIP+4' : undefined}
         />
       )}
-      {hint && (
+      {rule.hint && (
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
-          {hint}
+          {rule.hint}
         </p>
       )}
     </div>

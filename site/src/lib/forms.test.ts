@@ -2,11 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { type FormRules, requestBody } from './forms';
 
 const newsletter: FormRules = {
+  action: '/api/newsletter-signup',
   fields: [
     { name: 'email', label: 'Email', kind: 'email', required: true, maxLength: 254 },
-    { name: 'phone', label: 'Phone number', kind: 'phone', required: false, maxLength: 25 },
+    { name: 'phone', label: 'Phone', kind: 'phone', required: false, maxLength: 25 },
     { name: 'zipCode', label: 'ZIP code', kind: 'zip', required: true, maxLength: 10 },
   ],
+  texts: {
+    submit: 'Join the Movement',
+    pending: 'Joining...',
+    successTitle: 'Thank you for joining!',
+    successDescription: "You'll receive updates about activities and news.",
+    failureTitle: 'Signup Failed',
+    failureFallback: 'There was an error processing your signup. Please try again.',
+  },
 };
 
 function formData(entries: Record<string, string>): FormData {

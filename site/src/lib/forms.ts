@@ -1,8 +1,9 @@
-// Types of the field rules the generator passes as island props (generator/src/forms.rs
-// is their single source), and the submit behaviour every public form shares.
-import { type FormEvent, useEffect, useState } from 'react';
+// Types of the form rules and texts the generator passes as island props
+// (generator/src/forms.rs is their single source), and the submit behaviour every public
+// form shares.
+import { type FormEvent, useState } from 'react';
 import { apiRequest, failureText } from './api';
-import { toast, type ToastInput } from './toast';
+import { toast } from './toast';
 
 export interface FieldRule {
   name: string;
@@ -11,23 +12,31 @@ export interface FieldRule {
   required: boolean;
   maxLength: number;
   pattern?: string;
+  autocomplete?: string;
+  hint?: string;
+  rows?: number;
+}
+
+/** The spec's texts for a form's states (generator/src/forms.rs `Texts`). */
+export interface FormTexts {
+  submit: string;
+  pending: string;
+  successTitle: string;
+  successDescription: string;
+  failureTitle: string;
+  failureFallback: string;
 }
 
 export interface FormRules {
+  action: string;
   fields: FieldRule[];
+  texts: FormTexts;
 }
 
 export function rule(form: FormRules, name: string): FieldRule {
   const found = form.fields.find((f) => f.name === name);
   if (!found) throw new Error(`The form has no field "${name}"`);
   return found;
-}
-
-export interface SubmitTexts {
-  success: ToastInput;
-  failureTitle: string;
-  /** Shown when the server gave no message (e.g. the network is down). */
-  failureFallback: string;
 }
 
 /** The JSON body for a form: exactly its rule fields, in order, so the API sees the payload
@@ -43,24 +52,23 @@ export function requestBody(data: FormData, form: FormRules, honeypot: string): 
   return body;
 }
 
-/** Submits the form's fields as JSON. Success clears the fields; failure keeps them.
- *  `disabled` stays true until the island has hydrated: a click before then would make the
- *  browser post the form natively, and the API only answers JSON. */
-export function useFormSubmit(url: string, texts: SubmitTexts, form: FormRules, honeypot: string) {
+/** Submits the form's fields as JSON to its endpoint. Success clears the fields; failure
+ *  keeps them. A submit before hydration is an ordinary HTML post, which the server also
+ *  takes (it answers with a page instead of JSON), so the button is never held back. */
+export function useFormSubmit(form: FormRules, honeypot: string) {
   const [pending, setPending] = useState(false);
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (pending) return;
     const element = event.currentTarget;
     const body = requestBody(new FormData(element), form, honeypot);
+    const { texts } = form;
     setPending(true);
     try {
-      await apiRequest('POST', url, body);
+      await apiRequest('POST', form.action, body);
       element.reset();
-      toast(texts.success);
+      toast({ title: texts.successTitle, description: texts.successDescription });
     } catch (error) {
       toast({ variant: 'destructive', title: texts.failureTitle, description: failureText(error, texts.failureFallback) });
     } finally {
@@ -68,5 +76,5 @@ export function useFormSubmit(url: string, texts: SubmitTexts, form: FormRules, 
     }
   }
 
-  return { pending, disabled: pending || !hydrated, onSubmit };
+  return { pending, onSubmit };
 }
