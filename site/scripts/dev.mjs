@@ -1,0 +1,633 @@
+// The development server behind `just dev`: builds the site and the api once, runs the api
+// on an internal port behind a small proxy on BIND:PORT (default 127.0.0.1:8080), and
+// rebuilds whatever a changed source file affects, then reloads the open pages.
+//
+// - content/, site/templates/, site/src/ -> the site (Vite for site/ changes, then the
+//   generator); the api keeps running, it reads dist/ from disk.
+// - generator/src/ -> the site, and the api (it links the generator's form rules).
+// - api/src/, api/migrations/ -> `cargo build -p api` and a restart of the api.
+//
+// The generator writes into build/dev-dist and the result replaces dist/ only when the
+// build succeeds, so a broken template or content file leaves the last good site up.
+// Live reload: the proxy adds <script src="/__dev/reload.js"> to every HTML page (a file,
+// not inline, so the site's CSP allows it); the script listens on /__dev/events.
+// Node built-ins only: this runs before anything else is installed.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+process.chdir(root);
+// Like the api, read a .env file if there is one; the environment wins (`just` loads it too).
+try {
+  process.loadEnvFile(path.join(root, '.env'));
+} catch (error) {
+  if (error.code !== 'ENOENT') fail(`.env: ${error.message}`);
+}
+
+// Settings, read like api/src/config.rs: unset or blank means the default.
+const setting = (name, fallback) => process.env[name]?.trim() || fallback;
+const bind = setting('BIND', '127.0.0.1');
+const port = Number(setting('PORT', '8080'));
+if (!net.isIP(bind)) fail('BIND must be an IP address');
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail('PORT must be a port number');
+const distDir = path.resolve(root, setting('DIST_DIR', 'dist'));
+const nextDir = path.join(root, 'build', 'dev-dist');
+const oldDir = path.join(root, 'build', 'dev-dist-old');
+const apiBin = path.join(path.resolve(root, setting('CARGO_TARGET_DIR', 'target')), 'debug', 'api');
+
+const WATCHED = [
+  { dir: 'content', parts: ['site'] },
+  { dir: 'site/templates', parts: ['vite', 'site'] }, // Tailwind reads the templates' classes
+  { dir: 'site/src', parts: ['vite', 'site'] },
+  { dir: 'generator/src', parts: ['site', 'api'] },
+  { dir: 'api/src', parts: ['api'] },
+  { dir: 'api/migrations', parts: ['api', 'migrations'] },
+];
+const DEBOUNCE_MS = 200;
+const RELOAD_PATH = '/__dev/reload.js';
+const EVENTS_PATH = '/__dev/events';
+const RELOAD_TAG = Buffer.from(`<script src="${RELOAD_PATH}"></script>`);
+// A new id per run: a page that reconnects to a restarted `just dev` reloads itself.
+const RUN_ID = randomUUID();
+const RELOAD_JS = `// Live reload for \`just dev\` (site/scripts/dev.mjs), not part of the site.
+(() => {
+  const events = new EventSource('${EVENTS_PATH}');
+  let run;
+  const reload = () => {
+    events.close();
+    location.reload();
+  };
+  events.addEventListener('hello', (event) => {
+    if (run && run !== event.data) reload();
+    run = event.data;
+  });
+  events.addEventListener('reload', reload);
+})();
+`;
+
+/** What still needs doing: set by changes, cleared by a successful step. */
+const dirty = { vite: true, site: true, api: true, migrations: false };
+const changed = new Set();
+let building = null; // the running rebuild, a promise
+let debounce = null;
+let stopping = false;
+const builds = new Set(); // running build commands
+const sseClients = new Set();
+
+// ---------------------------------------------------------------------------- the api
+
+let apiPort = 0;
+let apiChild = null;
+let apiAgent = new http.Agent({ keepAlive: true });
+/** Resolves to true once the api listens, false if it is not running; pending meanwhile. */
+let apiReady;
+let settleApiReady = null;
+function apiPending() {
+  if (!settleApiReady) apiReady = new Promise((resolve) => (settleApiReady = resolve));
+}
+function apiSettled(running) {
+  if (settleApiReady) settleApiReady(running);
+  else apiReady = Promise.resolve(running);
+  settleApiReady = null;
+}
+apiPending(); // until the first build is done
+
+/** Starts target/debug/api on the internal port; resolves to whether it listens. */
+function startApi() {
+  apiPending();
+  const child = spawn(apiBin, [], {
+    cwd: root,
+    // The api trusts the last X-Forwarded-For entry, which this proxy adds, so it sees
+    // (and rate-limits) the browser's address rather than the proxy's.
+    env: { ...process.env, BIND: '127.0.0.1', PORT: String(apiPort), TRUST_PROXY: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  apiChild = child;
+  let listening = false;
+  return new Promise((resolve) => {
+    const ended = (why) => {
+      if (apiChild === child) {
+        apiChild = null;
+        apiSettled(false);
+        if (!stopping) {
+          console.error(
+            `The api ${listening ? 'stopped' : 'did not start'} (${why}); ` +
+              'save a file to start it again.',
+          );
+        }
+      }
+      resolve(false);
+    };
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
+      const match = !listening && /^Listening on http:\/\/\S+:(\d+)/.exec(line);
+      if (match) {
+        listening = true;
+        apiPort = Number(match[1]);
+        apiSettled(true);
+        resolve(true);
+      } else {
+        console.log(line);
+      }
+    });
+    child.on('error', (error) => ended(`${apiBin}: ${error.message}`));
+    child.on('close', (code, signal) => ended(signal ?? `exit code ${code}`));
+  });
+}
+
+/**
+ * Stops the api gracefully (it handles Ctrl-C: requests under way finish), or kills it
+ * after 5 s. New requests wait for the next api.
+ */
+async function stopApi() {
+  const child = apiChild;
+  if (!child) return;
+  apiChild = null;
+  apiPending();
+  const oldAgent = apiAgent;
+  apiAgent = new http.Agent({ keepAlive: true });
+  await stopProcess(child, () => child.kill('SIGINT'), () => child.kill('SIGKILL'));
+  oldAgent.destroy();
+}
+
+function stopProcess(child, stop, kill) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      try {
+        kill();
+      } catch {}
+    }, 5000);
+    child.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    try {
+      stop();
+    } catch {}
+  });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer().unref();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------- builds
+
+/**
+ * Runs a build command in its own process group (so stopping kills its children too),
+ * with stderr shown as it comes and stdout shown only if the command fails.
+ */
+function run(command, args) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
+    builds.add(child);
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.on('error', (error) => console.error(`${command}: ${error.message}`));
+    child.on('close', (code) => {
+      builds.delete(child);
+      if (code !== 0 && !stopping) process.stdout.write(Buffer.concat(output));
+      resolve(code === 0);
+    });
+  });
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {}
+}
+
+/** Swaps the freshly generated site into DIST_DIR; returns whether that worked. */
+function publishSite() {
+  try {
+    fs.rmSync(oldDir, { recursive: true, force: true });
+    try {
+      if (fs.existsSync(distDir)) fs.renameSync(distDir, oldDir);
+      fs.renameSync(nextDir, distDir);
+    } catch (error) {
+      if (error.code !== 'EXDEV') throw error;
+      // DIST_DIR is on another file system: copy instead.
+      fs.rmSync(distDir, { recursive: true, force: true });
+      fs.cpSync(nextDir, distDir, { recursive: true });
+    }
+    fs.rmSync(oldDir, { recursive: true, force: true });
+    return true;
+  } catch (error) {
+    console.error(`Could not replace ${distDir}: ${error.message}`);
+    return false;
+  }
+}
+
+/**
+ * Does what `dirty` asks. Each flag is cleared when its step starts and set again if the
+ * step fails, so a change made during a step is not lost. Returns what was rebuilt and
+ * what failed.
+ */
+async function rebuild() {
+  const done = [];
+  const failed = [];
+  const step = async (flag, work) => {
+    dirty[flag] = false;
+    const ok = !stopping && (await work());
+    if (!ok) dirty[flag] = true;
+    return ok;
+  };
+  if (dirty.vite || dirty.site) {
+    const vite = () => run('npm', ['--prefix', 'site', 'run', 'build', '--silent']);
+    const generator = ['run', '--quiet', '-p', 'generator', '--', 'build', '--out', nextDir];
+    const generate = async () => (await run('cargo', generator)) && publishSite();
+    const ok = (!dirty.vite || (await step('vite', vite))) && (await step('site', generate));
+    if (ok) done.push('rebuilt the site');
+    else failed.push('the site');
+  }
+  if (!stopping && (dirty.api || !apiChild)) {
+    const ok = await step('api', async () => {
+      // refinery embeds api/migrations without telling cargo, so cargo would miss a new file.
+      if (dirty.migrations) {
+        dirty.migrations = false;
+        await run('cargo', ['clean', '--quiet', '-p', 'api']);
+      }
+      const before = mtime(apiBin);
+      if (!(await run('cargo', ['build', '--quiet', '-p', 'api']))) return false;
+      // A generator change that the api does not link leaves the binary as it was.
+      if (apiChild && mtime(apiBin) === before) return true;
+      await stopApi();
+      if (!(await startApi())) return false;
+      done.push('rebuilt and restarted the api');
+      return true;
+    });
+    if (!ok) failed.push('the api');
+  }
+  if (!apiChild) apiSettled(false);
+  return { done, failed };
+}
+
+function mtime(file) {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** The changed files, leaving out editors' short-lived temporary files where possible. */
+function describe(files) {
+  const all = [...files].sort();
+  const existing = all.filter((file) => fs.existsSync(path.join(root, file)));
+  const list = existing.length ? existing : all;
+  const shown = list.slice(0, 3).join(', ');
+  return list.length > 3 ? `${shown} and ${list.length - 3} more` : shown;
+}
+
+const seconds = (start) => `${((performance.now() - start) / 1000).toFixed(1)} s`;
+const clock = () => new Date().toTimeString().slice(0, 8);
+
+async function rebuildChanged() {
+  debounce = null;
+  if (building || stopping || changed.size === 0) return;
+  const files = new Set(changed);
+  changed.clear();
+  const start = performance.now();
+  building = rebuild();
+  const { done, failed } = await building;
+  building = null;
+  if (stopping) return;
+  const outcome = [...done];
+  if (failed.length) outcome.push(`building ${failed.join(' and ')} failed, see above`);
+  let line = `${clock()} ${describe(files)} changed: `;
+  line += `${outcome.join('; ') || 'nothing to rebuild'} (${seconds(start)})`;
+  if (failed.length) {
+    line += apiChild ? '; the last good version stays up' : '; the api is not running';
+    line += ', save again to retry';
+  } else if (done.length) {
+    line += ', reloading';
+  }
+  console.log(`${line}.`);
+  if (done.length) broadcast('reload', describe(files));
+  // Changes made during the build: one more round.
+  if (changed.size) debounce = setTimeout(rebuildChanged, DEBOUNCE_MS);
+}
+
+// ---------------------------------------------------------------------------- watching
+
+/** Editor droppings: backups, swap and lock files, vim's write test, JetBrains' temps. */
+function ignored(file) {
+  const name = path.basename(file);
+  return (
+    name.endsWith('~') ||
+    /\.sw[a-p]$/.test(name) ||
+    name.startsWith('.#') ||
+    name === '4913' ||
+    name.endsWith('___jb_tmp___') ||
+    name.endsWith('___jb_old___')
+  );
+}
+
+function watch() {
+  const watchers = [];
+  for (const { dir, parts } of WATCHED) {
+    const full = path.join(root, dir);
+    if (!fs.existsSync(full)) continue;
+    const onChange = (file) => {
+      const rel = path.relative(root, file);
+      if (ignored(rel) || stopping) return;
+      for (const part of parts) dirty[part] = true;
+      changed.add(rel);
+      if (building) return; // rebuildChanged runs again when the build ends
+      clearTimeout(debounce);
+      debounce = setTimeout(rebuildChanged, DEBOUNCE_MS);
+    };
+    watchers.push(watchTree(full, onChange));
+  }
+  return watchers;
+}
+
+/**
+ * Calls onChange(path) for every change under dir. macOS and Windows watch a tree
+ * natively. Node 20's `recursive` on Linux watches each file itself and loses a file
+ * once an editor (or `sed -i`) saves it by renaming a new file over it, so on Linux each
+ * directory gets its own watcher, which sees its entries by name, and new directories
+ * are picked up as they appear.
+ */
+function watchTree(dir, onChange) {
+  if (process.platform === 'darwin' || process.platform === 'win32') {
+    const watcher = fs.watch(dir, { recursive: true }, (_event, name) =>
+      onChange(name ? path.join(dir, name.toString()) : dir),
+    );
+    watcher.on('error', (error) => console.error(`Watching ${dir}: ${error.message}`));
+    return { close: () => watcher.close() };
+  }
+  const watchers = new Map();
+  const unwatch = (gone) => {
+    for (const [d, watcher] of watchers) {
+      if (d === gone || d.startsWith(gone + path.sep)) {
+        watcher.close();
+        watchers.delete(d);
+      }
+    }
+  };
+  const add = (d) => {
+    if (watchers.has(d)) return;
+    let watcher;
+    try {
+      watcher = fs.watch(d, (event, name) => {
+        const file = name ? path.join(d, name.toString()) : d;
+        // Something appeared or went: watch a new directory, forget a removed one.
+        if (event === 'rename') {
+          if (isDirectory(file)) add(file);
+          else unwatch(file);
+        }
+        onChange(file);
+      });
+      watcher.on('error', () => unwatch(d));
+      watchers.set(d, watcher);
+      for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+        if (entry.isDirectory()) add(path.join(d, entry.name));
+      }
+    } catch (error) {
+      if (error.code !== 'ENOENT') console.error(`Watching ${d}: ${error.message}`);
+    }
+  };
+  add(dir);
+  return { close: () => unwatch(dir) };
+}
+
+function isDirectory(file) {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------- the proxy
+
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'upgrade', 'expect'];
+
+function withoutHopByHop(headers) {
+  const out = { ...headers };
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase());
+  for (const name of [...HOP_BY_HOP, ...named]) if (name) delete out[name];
+  return out;
+}
+
+function handle(req, res) {
+  const pathname = (req.url ?? '/').split('?')[0];
+  if (pathname === RELOAD_PATH) {
+    res.writeHead(200, {
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-length': Buffer.byteLength(RELOAD_JS),
+    });
+    res.end(req.method === 'HEAD' ? undefined : RELOAD_JS);
+  } else if (pathname === EVENTS_PATH) {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+    });
+    res.write(`retry: 1000\nevent: hello\ndata: ${RUN_ID}\n\n`);
+    sseClients.add(res);
+    res.on('close', () => sseClients.delete(res));
+  } else {
+    proxy(req, res).catch((error) => {
+      console.error(`Proxying ${req.method} ${req.url}: ${error.message}`);
+      if (!res.headersSent) unavailable(res, 'The dev proxy failed; see the terminal.');
+      else res.destroy();
+    });
+  }
+}
+
+function broadcast(event, data) {
+  for (const client of sseClients) client.write(`event: ${event}\ndata: ${data}\n\n`);
+}
+
+/** A page that reloads itself once the api is back. */
+function unavailable(res, message) {
+  const text = message.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = `<!doctype html><meta charset="utf-8"><title>just dev</title><p>${text}</p>`;
+  const body = injectReload(Buffer.from(html));
+  res.writeHead(502, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': body.length,
+  });
+  res.end(body);
+}
+
+/** Puts the reload script before the last </body> (or at the end). */
+function injectReload(html) {
+  const at = html.toString('latin1').toLowerCase().lastIndexOf('</body>');
+  if (at < 0) return Buffer.concat([html, RELOAD_TAG]);
+  return Buffer.concat([html.subarray(0, at), RELOAD_TAG, html.subarray(at)]);
+}
+
+const DECODERS = {
+  identity: (b) => b,
+  gzip: zlib.gunzipSync,
+  'x-gzip': zlib.gunzipSync,
+  deflate: zlib.inflateSync,
+  br: zlib.brotliDecompressSync,
+};
+
+async function proxy(req, res) {
+  if (!(await apiReady)) {
+    unavailable(res, 'The api is not running (see the terminal). Save a file to retry.');
+    return;
+  }
+  const headers = withoutHopByHop(req.headers);
+  const client = req.socket.remoteAddress;
+  if (client) {
+    headers['x-forwarded-for'] = [headers['x-forwarded-for'], client.replace(/^::ffff:/, '')]
+      .filter(Boolean)
+      .join(', ');
+  }
+  // Pages come back uncompressed and never as 304, so the reload script can go in and a
+  // reload always shows the newest build.
+  const page =
+    (req.method === 'GET' || req.method === 'HEAD') &&
+    /text\/html/i.test(String(req.headers.accept ?? ''));
+  if (page) {
+    headers['accept-encoding'] = 'identity';
+    delete headers['if-none-match'];
+    delete headers['if-modified-since'];
+  }
+  const upstream = http.request({
+    host: '127.0.0.1',
+    port: apiPort,
+    method: req.method,
+    path: req.url,
+    headers,
+    agent: apiAgent,
+  });
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
+  upstream.on('error', (error) => {
+    if (res.headersSent) res.destroy();
+    else unavailable(res, `The api did not answer (${error.message}). Save a file to retry.`);
+  });
+  upstream.on('response', (up) => {
+    up.on('error', () => res.destroy());
+    const out = withoutHopByHop(up.headers);
+    const html = /^text\/html/i.test(String(up.headers['content-type'] ?? ''));
+    if (html) {
+      delete out.etag;
+      delete out['last-modified'];
+    }
+    const coding = String(up.headers['content-encoding'] ?? 'identity').toLowerCase();
+    const decode = DECODERS[coding];
+    const bodyless = up.statusCode === 204 || up.statusCode === 304;
+    if (!html || req.method !== 'GET' || bodyless || !decode) {
+      // HEAD: announce the length the GET will have.
+      if (html && req.method === 'HEAD' && coding === 'identity' && out['content-length']) {
+        out['content-length'] = String(Number(out['content-length']) + RELOAD_TAG.length);
+      }
+      res.writeHead(up.statusCode, up.statusMessage, out);
+      up.pipe(res);
+      return;
+    }
+    const chunks = [];
+    up.on('data', (chunk) => chunks.push(chunk));
+    up.on('end', () => {
+      let body;
+      try {
+        body = injectReload(decode(Buffer.concat(chunks)));
+      } catch (error) {
+        unavailable(res, `Could not read the page from the api (${error.message}).`);
+        return;
+      }
+      delete out['content-encoding'];
+      delete out['transfer-encoding'];
+      out['content-length'] = String(body.length);
+      res.writeHead(up.statusCode, up.statusMessage, out);
+      res.end(body);
+    });
+  });
+  req.pipe(upstream);
+}
+
+// ---------------------------------------------------------------------------- start and stop
+
+function fail(message) {
+  console.error(message);
+  process.exit(1);
+}
+
+const server = http.createServer(handle);
+let watchers = [];
+const heartbeat = setInterval(() => {
+  for (const client of sseClients) client.write(': ping\n\n');
+}, 25_000);
+
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  clearTimeout(debounce);
+  clearInterval(heartbeat);
+  for (const watcher of watchers) watcher.close();
+  for (const client of sseClients) client.end();
+  server.close();
+  server.closeAllConnections();
+  await Promise.all([
+    ...[...builds].map((child) =>
+      stopProcess(child, () => killGroup(child, 'SIGTERM'), () => killGroup(child, 'SIGKILL')),
+    ),
+    stopApi(),
+  ]);
+  process.exit(0);
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, stop);
+
+// Listen first: a port in use should not wait for a long first build to be noticed.
+// Requests made during the first build wait for the api.
+await new Promise((resolve) => {
+  server.once('error', (error) =>
+    fail(
+      error.code === 'EADDRINUSE'
+        ? `${bind}:${port} is in use; set PORT (or BIND) to serve somewhere else.`
+        : `Could not listen on ${bind}:${port}: ${error.message}`,
+    ),
+  );
+  server.listen(port, bind, resolve);
+});
+server.on('error', (error) => console.error(`Dev proxy: ${error.message}`));
+apiPort = await freePort();
+watchers = watch();
+changed.clear();
+
+const start = performance.now();
+building = rebuild();
+const first = await building;
+building = null;
+if (!stopping) {
+  if (first.failed.length) {
+    console.log(`Building ${first.failed.join(' and ')} failed, see above; save a fix to retry.`);
+  } else {
+    console.log(`Built the site and the api in ${seconds(start)}.`);
+  }
+  const address = server.address();
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  console.log(`Serving http://${host}:${address.port} (live reload on)`);
+  if (changed.size) debounce = setTimeout(rebuildChanged, DEBOUNCE_MS);
+}
