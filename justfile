@@ -22,9 +22,9 @@ build: deps
 serve: build
     cargo run --quiet --release -p api
 
-# Rebuild the site and restart the server whenever a source file changes (needs watchexec).
-dev:
-    watchexec --restart --watch content --watch site/src --watch site/templates --watch generator --watch api -- just serve
+# Build, serve on BIND:PORT and rebuild + reload the open page whenever a source file changes.
+dev: deps
+    node site/scripts/dev.mjs
 
 # Every test: Rust unit and route tests, TypeScript unit tests, then end-to-end tests in Chromium.
 test: deps
@@ -39,6 +39,12 @@ test: deps
 bench: build
     cargo build --quiet --release -p api
     node bench/run.mjs
+
+# Lighthouse on every public page (mobile): prints the scores and fails on a broken budget.
+audit: build
+    @if [ ! -d bench/node_modules ] || [ bench/package-lock.json -nt bench/node_modules/.package-lock.json ]; then npm --prefix bench install --no-save --no-audit --no-fund; fi
+    cargo build --quiet --release -p api
+    node bench/audit.mjs
 
 # Format all code.
 fmt:

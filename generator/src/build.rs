@@ -139,7 +139,10 @@ pub fn build(opts: &BuildOptions, renderer: &dyn Renderer) -> Result<Report> {
         let preloads: String = assets
             .preloads(&islands::names_in(&html))
             .iter()
-            .map(|url| format!(r#"<link rel="modulepreload" href="{url}">"#))
+            // Low priority: fetched early, but after the stylesheet and the hero image, which
+            // the first paint waits for (Lighthouse, mobile: the home page went from 99 or 100
+            // to a steady 100 over five runs each).
+            .map(|url| format!(r#"<link rel="modulepreload" fetchpriority="low" href="{url}">"#))
             .collect();
         output.write(
             &page.output,

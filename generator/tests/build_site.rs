@@ -117,7 +117,9 @@ fn builds_the_home_page_with_metadata_islands_and_assets() {
     );
     assert!(html.contains(r#"<link rel="stylesheet" href="/assets/main-2.css">"#));
     assert!(html.contains(r#"<script type="module" src="/assets/main-1.js"></script>"#));
-    assert!(html.contains(r#"<link rel="modulepreload" href="/assets/NewsletterForm-4.js">"#));
+    assert!(html.contains(
+        r#"<link rel="modulepreload" fetchpriority="low" href="/assets/NewsletterForm-4.js">"#
+    ));
     assert!(html.contains(r#"<div data-island="NewsletterForm" data-props='{"#));
     assert!(
         html.contains("<p>rendered NewsletterForm</p>")
