@@ -122,6 +122,24 @@ test.describe('forms without JavaScript', () => {
     await page.context().close();
   });
 
+  test('with JavaScript on, a click before the island hydrates still lands on a page, not on JSON', async ({ page, baseURL }) => {
+    // A page of our own, without the fixture's wait for hydration; the form's code is held
+    // back so the click certainly comes first.
+    const early = await page.context().newPage();
+    await early.route('**/assets/NewsletterForm-*.js', () => {});
+    await early.goto(`${baseURL}/`, { waitUntil: 'domcontentloaded' });
+    const email = uniqueEmail('early-click');
+    const form = early.locator('#signup form');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('ZIP code').fill('43215');
+    await expect(early.locator('[data-island="NewsletterForm"]')).not.toHaveAttribute('data-hydrated');
+    await form.getByRole('button', { name: 'Join the Movement' }).click();
+    await expect(early).toHaveURL(/\/forms\/newsletter\/thank-you$/);
+    await expect(early.getByRole('heading', { level: 1 })).toHaveText('Thank you for joining!');
+    expect(query(`SELECT zip_code FROM newsletter_signups WHERE email = ${sql(email)}`)).toEqual([{ zip_code: '43215' }]);
+    await early.close();
+  });
+
   test("another site's page cannot post a form in the visitor's name", async ({ page, baseURL, allowConsole }) => {
     allowConsole(failedLoad(403));
     const email = uniqueEmail('csrf');

@@ -34,7 +34,7 @@ function CardImage({ card, deferred }: { card: Card; deferred: boolean }) {
   );
   if (!deferred) return picture('aspect-[3/2] w-full object-cover');
   return (
-    <div className="aspect-[3/2] w-full bg-slate-100" data-deferred-image>
+    <div className="aspect-[3/2] w-full bg-slate-100">
       <noscript>{picture('h-full w-full object-cover')}</noscript>
     </div>
   );
