@@ -43,7 +43,7 @@ bench: build
 # Lighthouse on every public page (mobile): prints the scores and fails on a broken budget.
 audit: build
     @if [ ! -d bench/node_modules ] || [ bench/package-lock.json -nt bench/node_modules/.package-lock.json ]; then npm --prefix bench install --no-save --no-audit --no-fund; fi
-    cargo build --quiet --release -p api
+    cargo build --quiet -p api
     node bench/audit.mjs
 
 # Format all code.
