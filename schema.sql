@@ -29,3 +29,76 @@ CREATE TABLE volunteer_signups (
     interests TEXT,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
+
+-- Donations. The donation flow fills this table; staff only read and export it (no delete).
+CREATE TABLE donations (
+    id INTEGER PRIMARY KEY,
+    amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+    donor_name TEXT NOT NULL,
+    donor_email TEXT NOT NULL,
+    donor_address TEXT NOT NULL,
+    donor_city TEXT NOT NULL,
+    donor_state TEXT NOT NULL,
+    donor_zip_code TEXT NOT NULL,
+    donor_occupation TEXT,
+    donor_employer TEXT,
+    contribution_purpose TEXT,
+    citizenship_confirmed INTEGER NOT NULL DEFAULT 0 CHECK (citizenship_confirmed IN (0, 1)),
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'completed', 'failed', 'canceled', 'expired')),
+    payment_intent_id TEXT UNIQUE,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+-- A donor's gifts in a year, for the annual limit.
+CREATE INDEX donations_by_donor ON donations (donor_email COLLATE NOCASE, created_at);
+
+-- Blog posts; content is sanitised HTML.
+CREATE TABLE blog_posts (
+    id INTEGER PRIMARY KEY,
+    title TEXT NOT NULL,
+    slug TEXT NOT NULL UNIQUE,
+    excerpt TEXT,
+    content TEXT NOT NULL DEFAULT '',
+    featured_image TEXT,
+    featured_image_alt TEXT,
+    keywords TEXT,
+    author_name TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'draft' CHECK (status IN ('draft', 'published', 'scheduled')),
+    publish_date TEXT,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+CREATE INDEX blog_posts_by_status ON blog_posts (status, publish_date);
+
+-- Earlier slugs of published posts: their URLs answer a permanent redirect to the post.
+CREATE TABLE blog_slug_redirects (
+    slug TEXT PRIMARY KEY,
+    post_id INTEGER NOT NULL REFERENCES blog_posts (id) ON DELETE CASCADE
+);
+
+-- What staff did, when and from where. Append-only: the triggers refuse any change.
+CREATE TABLE audit_log (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    action TEXT NOT NULL,
+    target TEXT,
+    ip TEXT
+);
+
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+BEGIN
+    SELECT RAISE(ABORT, 'the audit log is append-only');
+END;
+
+CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+BEGIN
+    SELECT RAISE(ABORT, 'the audit log is append-only');
+END;
+
+-- Admin tokens revoked by logout, kept until they would have expired anyway.
+CREATE TABLE revoked_tokens (
+    jti TEXT PRIMARY KEY,
+    expires_at INTEGER NOT NULL
+);

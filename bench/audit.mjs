@@ -126,7 +126,7 @@ const apiBinary = join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'de
 
 function startServer() {
   server = spawn(apiBinary, [], {
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, DIST_DIR: dist, RUST_LOG: 'error' },
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, DIST_DIR: dist, CONTENT_DIR: join(root, 'content'), RUST_LOG: 'error' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((ok, fail) => {

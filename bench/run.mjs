@@ -42,7 +42,7 @@ for (const route of pages(dist).sort()) {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'acp-bench-'));
 const server = spawn(join(root, 'target/release/api'), [], {
-  env: { ...process.env, PORT: '0', DATA_DIR: dataDir, DIST_DIR: dist, FORM_RATE_LIMIT: '1000000', RUST_LOG: 'error' },
+  env: { ...process.env, PORT: '0', DATA_DIR: dataDir, DIST_DIR: dist, CONTENT_DIR: join(root, 'content'), FORM_RATE_LIMIT: '1000000', RUST_LOG: 'error' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 const base = await new Promise((ok, fail) => {

@@ -11,8 +11,11 @@ pub struct Config {
     pub bind: IpAddr,
     /// `PORT`, default 8080.
     pub port: u16,
-    /// `DATA_DIR`, default ./data: site.db lives here.
+    /// `DATA_DIR`, default ./data: site.db, uploads/, and the generated admin password hash
+    /// and token secret when none are configured.
     pub data_dir: PathBuf,
+    /// `CONTENT_DIR`, default ./content: the party's settings (site.yaml) are read from here.
+    pub content_dir: PathBuf,
     /// `DIST_DIR`, default ./dist: the generated site.
     pub dist_dir: PathBuf,
     /// `FORM_RATE_LIMIT`: public form posts allowed per minute from one address (default 5).
@@ -20,6 +23,12 @@ pub struct Config {
     /// `TRUST_PROXY=1`: take the client address from the last `X-Forwarded-For` entry,
     /// which is what a reverse proxy in front of us adds. Leave off when clients connect directly.
     pub trust_proxy: bool,
+    /// `ADMIN_PASSWORD_HASH`: the admin password as an argon2 PHC string (preferred).
+    pub admin_password_hash: Option<String>,
+    /// `ADMIN_PASSWORD`: the admin password in plain text, hashed once at start.
+    pub admin_password: Option<String>,
+    /// `JWT_SECRET`: signs admin session tokens; generated once into DATA_DIR when unset.
+    pub jwt_secret: Option<String>,
 }
 
 impl Config {
@@ -34,6 +43,9 @@ impl Config {
                 .parse()
                 .context("PORT must be a port number")?,
             data_dir: var("DATA_DIR").unwrap_or_else(|| "data".into()).into(),
+            content_dir: var("CONTENT_DIR")
+                .unwrap_or_else(|| "content".into())
+                .into(),
             dist_dir: var("DIST_DIR").unwrap_or_else(|| "dist".into()).into(),
             form_rate_limit: var("FORM_RATE_LIMIT")
                 .unwrap_or_else(|| "5".into())
@@ -42,20 +54,31 @@ impl Config {
                 .filter(|n| *n > 0)
                 .context("FORM_RATE_LIMIT must be a whole number above 0")?,
             trust_proxy: matches!(var("TRUST_PROXY").as_deref(), Some("1" | "true" | "yes")),
+            admin_password_hash: var("ADMIN_PASSWORD_HASH"),
+            admin_password: var("ADMIN_PASSWORD"),
+            jwt_secret: var("JWT_SECRET"),
         })
     }
 
-    /// Settings for tests: nothing from the environment.
-    pub fn for_tests(dist_dir: PathBuf) -> Config {
+    /// Settings for tests: nothing from the environment; the admin password is
+    /// [`Config::TEST_PASSWORD`].
+    pub fn for_tests(data_dir: PathBuf, dist_dir: PathBuf, content_dir: PathBuf) -> Config {
         Config {
             bind: [127, 0, 0, 1].into(),
             port: 0,
-            data_dir: PathBuf::from("unused"),
+            data_dir,
+            content_dir,
             dist_dir,
             form_rate_limit: 5,
             trust_proxy: false,
+            admin_password_hash: None,
+            admin_password: Some(Config::TEST_PASSWORD.into()),
+            jwt_secret: Some("a test secret that is at least thirty-two bytes long".into()),
         }
     }
+
+    /// The admin password of [`Config::for_tests`].
+    pub const TEST_PASSWORD: &str = "correct horse battery staple";
 }
 
 fn var(name: &str) -> Option<String> {

@@ -6,8 +6,10 @@
 //! - `UnsupportedMediaType`: a body in an encoding the route does not take.
 //! - `Forbidden`: a request we will not take from where it came (a cross-site form post).
 //! - `PayloadTooLarge`: a body over the route's limit.
-//! - `TooManyRequests`: a rate limit was hit.
-//! - `NotFound`: no such resource.
+//! - `Unauthorized`: no valid admin session; the admin app signs out on it.
+//! - `TooManyRequests`: a rate limit was hit; `RetryAfter` when the client should be told
+//!   how long to wait (failed admin logins).
+//! - `NotFound`: no such resource; the message says which.
 //! - `Internal`: anything that is our fault. The cause is logged; the client only ever sees
 //!   "Internal Server Error".
 
@@ -29,10 +31,17 @@ pub enum ApiError {
     Forbidden(String),
     #[error("The request is too large.")]
     PayloadTooLarge,
+    /// The spec's own words for a blog image over 5 MB.
+    #[error("Image must be less than 5MB")]
+    ImageTooLarge,
+    #[error("{0}")]
+    Unauthorized(String),
     #[error("Too many requests. Please wait a minute and try again.")]
     TooManyRequests,
-    #[error("Not found.")]
-    NotFound,
+    #[error("{message}")]
+    RetryAfter { message: String, seconds: u64 },
+    #[error("{0}")]
+    NotFound(String),
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
 }
@@ -61,9 +70,18 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
             ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
             ApiError::UnsupportedMediaType(m) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, m.clone()),
             ApiError::Forbidden(m) => (StatusCode::FORBIDDEN, m.clone()),
-            ApiError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
+            ApiError::PayloadTooLarge | ApiError::ImageTooLarge => {
+                (StatusCode::PAYLOAD_TOO_LARGE, e.to_string())
+            }
+            ApiError::Unauthorized(m) => (StatusCode::UNAUTHORIZED, m.clone()),
             ApiError::TooManyRequests => (StatusCode::TOO_MANY_REQUESTS, e.to_string()),
-            ApiError::NotFound => (StatusCode::NOT_FOUND, e.to_string()),
+            ApiError::RetryAfter { message, seconds } => {
+                let mut res = error_reply(StatusCode::TOO_MANY_REQUESTS, message);
+                res.headers_mut()
+                    .insert("retry-after", warp::http::HeaderValue::from(*seconds));
+                return Ok(res);
+            }
+            ApiError::NotFound(m) => (StatusCode::NOT_FOUND, m.clone()),
             ApiError::Internal(cause) => {
                 tracing::error!(error = %format!("{cause:#}"), "request failed");
                 (

@@ -5,6 +5,7 @@ use std::net::{IpAddr, SocketAddr};
 
 use bytes::{Buf, Bytes, BytesMut};
 use futures_util::{Stream, StreamExt};
+use serde::de::DeserializeOwned;
 use warp::{Filter, Rejection};
 
 use crate::error::ApiError;
@@ -52,6 +53,53 @@ where
         }
     }
     Ok(out.freeze())
+}
+
+/// A JSON body of at most `limit` bytes (declared or chunked) read into `T`: `415` for
+/// another content type, `413` over the limit, `400` naming what is wrong with the JSON.
+pub fn json_body<T: DeserializeOwned + Send>(
+    limit: u64,
+) -> impl Filter<Extract = (T,), Error = Rejection> + Clone {
+    warp::header::optional::<String>("content-type")
+        .and(limited_body(limit))
+        .and_then(
+            |content_type: Option<String>, body: Result<Bytes, ApiError>| async move {
+                let is_json = content_type
+                    .as_deref()
+                    .and_then(|c| c.split(';').next())
+                    .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"));
+                if !is_json {
+                    return Err(Rejection::from(ApiError::UnsupportedMediaType(
+                        "Send the request body as JSON (Content-Type: application/json).".into(),
+                    )));
+                }
+                serde_json::from_slice::<T>(&body?).map_err(|e| {
+                    Rejection::from(ApiError::BadRequest(format!(
+                        "The request body is not valid: {}.",
+                        json_problem(&e)
+                    )))
+                })
+            },
+        )
+}
+
+/// serde_json's description of a bad body, without its line and column noise.
+fn json_problem(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.find(" at line ") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
+}
+
+/// A record's id from the path: `400` for anything but a positive whole number
+/// (`/contacts/abc`). Routes take the segment as text and check it only once the path,
+/// method and session have matched, so a bad token is a 401 whatever the id.
+pub fn parse_id(raw: &str) -> Result<i64, ApiError> {
+    raw.parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| ApiError::BadRequest("The id must be a positive whole number.".into()))
 }
 
 /// Refuses requests that another site's page made the browser send, such as a form on a

@@ -2,15 +2,19 @@
 //! pages a form posted without JavaScript lands on, and the generated static site, on one
 //! origin.
 
+pub mod audit;
+pub mod auth;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod export;
 mod filters;
 pub mod form_problems;
 pub mod rate_limit;
 pub mod routes;
 pub mod state;
 pub mod static_files;
+pub mod uploads;
 
 use warp::filters::BoxedFilter;
 use warp::http::{HeaderMap, HeaderValue};
@@ -46,12 +50,15 @@ fn security_headers() -> HeaderMap {
 /// The whole application: API, static site, error mapping and security headers.
 pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     let dist = state.config.dist_dir.clone();
+    let uploads = uploads::routes(state.config.data_dir.join("uploads"));
     // Everything under /api/ answers JSON, errors and unknown paths included; every
-    // other path falls through to the no-script form pages, then the static site and its
-    // HTML 404 page.
+    // other path falls through to the no-script form pages, the blog's uploaded images,
+    // then the static site and its HTML 404 page.
     let pages = form_problems::routes(state.clone());
     let api = warp::path("api").and(routes::api(state).recover(error::recover).unify());
     api.or(pages)
+        .unify()
+        .or(uploads)
         .unify()
         .or(static_files::routes(dist))
         .unify()

@@ -36,14 +36,28 @@ async fn run() -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind((config.bind, config.port))
         .await
         .with_context(|| format!("Failed to listen on {}:{}", config.bind, config.port))?;
-    let state = AppState::new(config, db);
+    let state = AppState::new(config, db)?;
 
-    let limiter = state.form_limiter.clone();
+    let housekeeping = state.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(60));
         loop {
             tick.tick().await;
-            limiter.forget_idle();
+            housekeeping.form_limiter.forget_idle();
+            housekeeping.auth.forget_old_failures();
+            // Revoked tokens past their expiry would be refused anyway.
+            let pruned = housekeeping
+                .db
+                .write(|tx| {
+                    tx.execute(
+                        "DELETE FROM revoked_tokens WHERE expires_at < CAST(strftime('%s', 'now') AS INTEGER)",
+                        [],
+                    )
+                })
+                .await;
+            if let Err(e) = pruned {
+                tracing::warn!(error = %e, "could not prune revoked tokens");
+            }
         }
     });
 

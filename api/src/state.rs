@@ -2,6 +2,10 @@
 
 use std::sync::Arc;
 
+use anyhow::Context as _;
+use generator::config::SiteConfig;
+
+use crate::auth::Auth;
 use crate::config::Config;
 use crate::db::Db;
 use crate::form_problems::FormProblems;
@@ -10,20 +14,32 @@ use crate::rate_limit::FormLimiter;
 #[derive(Clone)]
 pub struct AppState {
     pub config: Arc<Config>,
+    /// The party's settings from `content/site.yaml` (name, abbreviation, time zone…).
+    pub site: Arc<SiteConfig>,
     pub db: Db,
+    pub auth: Arc<Auth>,
     pub form_limiter: Arc<FormLimiter>,
     /// Refused no-script form posts, shown on the page they are redirected to.
     pub form_problems: Arc<FormProblems>,
 }
 
 impl AppState {
-    pub fn new(config: Config, db: Db) -> AppState {
+    /// Reads the party's settings and sets up sign-in; fails with a message saying what
+    /// to fix.
+    pub fn new(config: Config, db: Db) -> anyhow::Result<AppState> {
+        let site_file = config.content_dir.join("site.yaml");
+        let site: SiteConfig = generator::content::read_yaml(&site_file)?;
+        site.validate()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", site_file.display()))?;
+        let auth = Auth::from_config(&config).context("Failed to set up the admin sign-in")?;
         let form_limiter = FormLimiter::per_minute(config.form_rate_limit);
-        AppState {
+        Ok(AppState {
             config: Arc::new(config),
+            site: Arc::new(site),
             db,
+            auth: Arc::new(auth),
             form_limiter,
             form_problems: Arc::default(),
-        }
+        })
     }
 }

@@ -26,6 +26,9 @@ pub struct SiteConfig {
     pub email: String,
     /// Blog author used when a post names none.
     pub default_author: String,
+    /// The party's time zone (IANA name, e.g. `America/New_York`): dates on the blog and
+    /// in staff exports are shown in it.
+    pub time_zone: String,
     /// Default social-sharing image, relative to `content/media`.
     pub social_image: String,
     /// Alt text of the social-sharing image.
@@ -79,6 +82,12 @@ impl SiteConfig {
         if !crate::forms::is_valid_email(&self.email) {
             return Err(format!("email {:?} is not a valid address", self.email));
         }
+        if jiff::tz::TimeZone::get(&self.time_zone).is_err() {
+            return Err(format!(
+                "timeZone {:?} is not a time zone name like America/New_York",
+                self.time_zone
+            ));
+        }
         if self.donations.annual_limits.is_empty() {
             return Err("donations.annualLimits needs at least one year".into());
         }
@@ -94,6 +103,11 @@ impl SiteConfig {
         } else {
             from.to_string()
         }
+    }
+
+    /// The party's time zone (checked by `validate`; UTC if it somehow is not known).
+    pub fn tz(&self) -> jiff::tz::TimeZone {
+        jiff::tz::TimeZone::get(&self.time_zone).unwrap_or(jiff::tz::TimeZone::UTC)
     }
 
     /// The canonical absolute URL of a site path such as `/contact`.
@@ -140,6 +154,14 @@ mod tests {
         let mut c = config();
         c.social[0].url = "http://example.org".into();
         assert!(c.validate().unwrap_err().contains("https"));
+    }
+
+    #[test]
+    fn the_time_zone_must_be_a_real_one() {
+        let mut c = config();
+        assert_eq!(c.tz().iana_name(), Some("America/Chicago"));
+        c.time_zone = "Mars/Olympus".into();
+        assert!(c.validate().unwrap_err().contains("timeZone"));
     }
 
     #[test]

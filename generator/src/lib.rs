@@ -15,7 +15,9 @@ pub mod output;
 pub mod pages;
 pub mod pdf;
 pub mod policy;
+pub mod sanitize;
 pub mod seo;
+pub mod slug;
 pub mod templates;
 
 pub use build::{BuildOptions, Report, build};

@@ -25,6 +25,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       BIND: '127.0.0.1',
       DATA_DIR: dataDir,
       DIST_DIR: dist,
+      CONTENT_DIR: join(root, 'content'),
+      // A known admin password, so tests can sign in (the admin app's tests).
+      ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD ?? 'e2e admin password',
       // Many tests post forms from 127.0.0.1; the limit itself is covered by the api's tests.
       FORM_RATE_LIMIT: '10000',
       RUST_LOG: 'warn',

@@ -1,7 +1,9 @@
 //! Every route group, combined under `/api`.
 
+pub mod admin;
 pub mod contact;
 pub mod newsletter;
+pub mod openapi;
 mod submission;
 pub mod volunteer;
 
@@ -16,7 +18,11 @@ pub fn api(state: AppState) -> BoxedFilter<(Response,)> {
     newsletter::routes(state.clone())
         .or(contact::routes(state.clone()))
         .unify()
-        .or(volunteer::routes(state))
+        .or(volunteer::routes(state.clone()))
+        .unify()
+        .or(admin::routes(state))
+        .unify()
+        .or(openapi::routes())
         .unify()
         .boxed()
 }

@@ -14,6 +14,8 @@ use warp::reply::Response as Reply;
 pub struct TestApp {
     pub app: BoxedFilter<(Reply,)>,
     pub db: Db,
+    /// DATA_DIR (uploads/ lives here).
+    pub data_dir: std::path::PathBuf,
     _dir: tempfile::TempDir,
 }
 
@@ -46,11 +48,19 @@ impl TestApp {
             )
             .unwrap();
         }
-        let mut config = Config::for_tests(dist);
+        let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../generator/tests/fixtures/site/content");
+        let mut config = Config::for_tests(dir.path().join("data"), dist, content);
         adjust(&mut config);
         let db = Db::open(&dir.path().join("site.db")).unwrap();
-        let app = api::app(AppState::new(config, db.clone())).boxed();
-        TestApp { app, db, _dir: dir }
+        let data_dir = config.data_dir.clone();
+        let app = api::app(AppState::new(config, db.clone()).unwrap()).boxed();
+        TestApp {
+            app,
+            db,
+            data_dir,
+            _dir: dir,
+        }
     }
 
     pub async fn post_json(&self, path: &str, body: &str) -> Response<Bytes> {
@@ -89,6 +99,53 @@ impl TestApp {
         warp::test::request().path(path).reply(&self.app).await
     }
 
+    /// Signs in with the test password and returns the token.
+    pub async fn login(&self) -> String {
+        let res = warp::test::request()
+            .method("POST")
+            .path("/api/admin/login")
+            .remote_addr(([10, 9, 9, 9], 40000).into())
+            .json(&serde_json::json!({ "password": Config::TEST_PASSWORD }))
+            .reply(&self.app)
+            .await;
+        assert_eq!(res.status(), 200, "{:?}", res.body());
+        let body: Value = serde_json::from_slice(res.body()).unwrap();
+        assert_eq!(body["success"], true);
+        body["token"].as_str().unwrap().to_owned()
+    }
+
+    /// An admin request with `token` and an optional JSON body.
+    pub async fn admin(
+        &self,
+        method: &str,
+        path: &str,
+        token: &str,
+        body: Option<Value>,
+    ) -> Response<Bytes> {
+        let mut req = warp::test::request()
+            .method(method)
+            .path(path)
+            .remote_addr(([10, 9, 9, 9], 40000).into())
+            .header("authorization", format!("Bearer {token}"));
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        req.reply(&self.app).await
+    }
+
+    /// The JSON body of a response.
+    pub fn json(res: &Response<Bytes>) -> Value {
+        serde_json::from_slice(res.body()).unwrap_or_else(|_| panic!("not JSON: {:?}", res.body()))
+    }
+
+    /// Runs SQL against the database (for arranging tests).
+    pub async fn exec(&self, sql: &'static str) {
+        self.db
+            .write(move |tx| tx.execute_batch(sql))
+            .await
+            .unwrap();
+    }
+
     pub async fn count(&self, table: &'static str) -> i64 {
         self.db
             .read(move |c| c.query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0)))
@@ -118,3 +175,27 @@ pub fn message(res: &Response<Bytes>) -> String {
         serde_json::from_slice(res.body()).unwrap_or_else(|_| panic!("not JSON: {:?}", res.body()));
     body["message"].as_str().expect("a message").to_owned()
 }
+
+/// Every admin route (method, path with sample ids) but the sign-in itself.
+pub const ADMIN_ROUTES: &[(&str, &str)] = &[
+    ("POST", "/api/admin/logout"),
+    ("GET", "/api/admin/contacts"),
+    ("GET", "/api/admin/contacts/export"),
+    ("DELETE", "/api/admin/contacts/1"),
+    ("GET", "/api/admin/volunteers"),
+    ("GET", "/api/admin/volunteers/export"),
+    ("DELETE", "/api/admin/volunteers/1"),
+    ("GET", "/api/admin/newsletters"),
+    ("GET", "/api/admin/newsletters/export"),
+    ("DELETE", "/api/admin/newsletters/1"),
+    ("GET", "/api/admin/donations"),
+    ("GET", "/api/admin/donations/export"),
+    ("GET", "/api/admin/blogs"),
+    ("GET", "/api/admin/blogs/export"),
+    ("POST", "/api/admin/blogs"),
+    ("POST", "/api/admin/blogs/upload-image"),
+    ("GET", "/api/admin/blogs/1"),
+    ("PATCH", "/api/admin/blogs/1"),
+    ("POST", "/api/admin/blogs/1/publish"),
+    ("DELETE", "/api/admin/blogs/1"),
+];

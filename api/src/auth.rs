@@ -1,0 +1,379 @@
+//! Staff sign-in: one shared admin password (argon2id), and JWT session tokens.
+//!
+//! - The password comes from `ADMIN_PASSWORD_HASH` (a PHC string), or `ADMIN_PASSWORD`
+//!   (hashed once at start), or, with neither, one generated on the first start: printed
+//!   once to the log, only its hash kept in `DATA_DIR/admin-password.phc` (mode 0600).
+//! - Tokens are HS256 JWTs with `iat`, `exp` (60 minutes) and a random `jti`. The signing
+//!   key is derived from the secret (`JWT_SECRET`, or one generated into
+//!   `DATA_DIR/jwt-secret`) and the password, so a new password invalidates every token
+//!   issued before it.
+//! - Logout revokes a token's `jti` until it would have expired (table `revoked_tokens`).
+//! - More than [`MAX_FAILURES`] failed logins from one address within [`FAILURE_WINDOW`]
+//!   lock that address out until the oldest failure ages out.
+//!
+//! [`admin`] is the one filter every admin route group uses.
+
+use std::collections::{HashMap, VecDeque};
+use std::fs;
+use std::io::Write;
+use std::net::IpAddr;
+use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result};
+use argon2::Argon2;
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use warp::{Filter, Rejection};
+
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::filters::client_ip;
+use crate::state::AppState;
+
+/// How long a session lasts (spec §9: 60 minutes).
+pub const SESSION: Duration = Duration::from_secs(60 * 60);
+/// Failed logins one address may make within [`FAILURE_WINDOW`].
+pub const MAX_FAILURES: usize = 10;
+pub const FAILURE_WINDOW: Duration = Duration::from_secs(15 * 60);
+/// Addresses tracked at most; beyond it the quietest are forgotten.
+const MOST_TRACKED: usize = 10_000;
+
+const PASSWORD_FILE: &str = "admin-password.phc";
+const SECRET_FILE: &str = "jwt-secret";
+
+/// What a session token says.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Claims {
+    pub sub: String,
+    pub iat: i64,
+    pub exp: i64,
+    pub jti: String,
+}
+
+/// A signed-in staff member, as every admin handler receives them.
+#[derive(Debug, Clone)]
+pub struct Admin {
+    pub jti: String,
+    pub expires_at: i64,
+    /// Where the request came from, for the audit log.
+    pub ip: IpAddr,
+}
+
+pub struct Auth {
+    password: String,
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    validation: Validation,
+    failures: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+}
+
+impl Auth {
+    /// Sets up the password and signing keys from the configuration, generating what is
+    /// missing into `DATA_DIR`.
+    pub fn from_config(config: &Config) -> Result<Auth> {
+        let (password, fingerprint) = match (&config.admin_password_hash, &config.admin_password) {
+            (Some(phc), _) => {
+                PasswordHash::new(phc).map_err(|e| {
+                    anyhow::anyhow!("ADMIN_PASSWORD_HASH is not an argon2 PHC string: {e}")
+                })?;
+                (phc.clone(), phc.clone())
+            }
+            (None, Some(plain)) => (hash(plain)?, format!("plain:{plain}")),
+            (None, None) => {
+                let phc = generated_password(&config.data_dir)?;
+                (phc.clone(), phc)
+            }
+        };
+        let secret = match &config.jwt_secret {
+            Some(secret) if secret.len() >= 32 => secret.as_bytes().to_vec(),
+            Some(_) => anyhow::bail!("JWT_SECRET must be at least 32 characters long"),
+            None => generated_secret(&config.data_dir)?,
+        };
+        // The key depends on the password too: changing it signs everyone out.
+        let key = Sha256::new()
+            .chain_update(&secret)
+            .chain_update([0])
+            .chain_update(fingerprint.as_bytes())
+            .finalize();
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.leeway = 0;
+        validation.set_required_spec_claims(&["exp", "sub"]);
+        validation.sub = Some("admin".into());
+        Ok(Auth {
+            password,
+            encoding: EncodingKey::from_secret(&key),
+            decoding: DecodingKey::from_secret(&key),
+            validation,
+            failures: Mutex::default(),
+        })
+    }
+
+    /// Whether `candidate` is the admin password. Slow on purpose (argon2), and as slow for
+    /// a wrong password as for the right one: call it on the blocking pool.
+    pub fn password_matches(&self, candidate: &str) -> bool {
+        let hash = PasswordHash::new(&self.password).expect("checked at start");
+        Argon2::default()
+            .verify_password(candidate.as_bytes(), &hash)
+            .is_ok()
+    }
+
+    /// A new session token and its claims.
+    pub fn issue(&self) -> Result<(String, Claims)> {
+        let now = jiff::Timestamp::now().as_second();
+        let claims = Claims {
+            sub: "admin".into(),
+            iat: now,
+            exp: now + SESSION.as_secs() as i64,
+            jti: format!("{:032x}", rand::random::<u128>()),
+        };
+        let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)?;
+        Ok((token, claims))
+    }
+
+    /// The claims of a token this server signed and that has not expired.
+    pub fn verify(&self, token: &str) -> Option<Claims> {
+        jsonwebtoken::decode::<Claims>(token, &self.decoding, &self.validation)
+            .ok()
+            .map(|data| data.claims)
+    }
+
+    /// `Err(seconds to wait)` when `ip` has failed too often lately.
+    pub fn login_allowed(&self, ip: IpAddr) -> Result<(), u64> {
+        let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(times) = failures.get_mut(&ip) else {
+            return Ok(());
+        };
+        while times.front().is_some_and(|t| t.elapsed() >= FAILURE_WINDOW) {
+            times.pop_front();
+        }
+        if times.len() < MAX_FAILURES {
+            return Ok(());
+        }
+        let oldest = times.front().expect("at least MAX_FAILURES entries");
+        Err(FAILURE_WINDOW
+            .saturating_sub(oldest.elapsed())
+            .as_secs()
+            .max(1))
+    }
+
+    /// Counts a failed login from `ip`. Other addresses are untouched.
+    pub fn record_failure(&self, ip: IpAddr) {
+        let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        if failures.len() >= MOST_TRACKED && !failures.contains_key(&ip) {
+            failures.retain(|_, times| times.back().is_some_and(|t| t.elapsed() < FAILURE_WINDOW));
+        }
+        failures.entry(ip).or_default().push_back(Instant::now());
+    }
+
+    /// Forgets addresses whose failures have all aged out (called now and then).
+    pub fn forget_old_failures(&self) {
+        let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        failures.retain(|_, times| times.back().is_some_and(|t| t.elapsed() < FAILURE_WINDOW));
+    }
+}
+
+/// An argon2id PHC string for `password`, with a random salt.
+pub fn hash(password: &str) -> Result<String> {
+    Argon2::default()
+        .hash_password(password.as_bytes())
+        .map(|h| h.to_string())
+        .map_err(|e| anyhow::anyhow!("Failed to hash the admin password: {e}"))
+}
+
+/// The hash kept in `DATA_DIR`, or a new password made, printed once and hashed there.
+fn generated_password(data_dir: &Path) -> Result<String> {
+    let path = data_dir.join(PASSWORD_FILE);
+    if let Ok(phc) = fs::read_to_string(&path) {
+        let phc = phc.trim().to_owned();
+        PasswordHash::new(&phc)
+            .map_err(|e| anyhow::anyhow!("{} is not an argon2 PHC string: {e}", path.display()))?;
+        return Ok(phc);
+    }
+    // 20 characters from an alphabet without look-alikes: about 114 bits.
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let password: String = (0..20)
+        .map(|_| ALPHABET[rand::random_range(0..ALPHABET.len())] as char)
+        .collect();
+    let phc = hash(&password)?;
+    write_private(&path, phc.as_bytes())?;
+    tracing::warn!(
+        "No admin password was configured, so one was made: {password}\n\
+         It is shown only this once; {} keeps only its hash. To choose your own, set \
+         ADMIN_PASSWORD (or ADMIN_PASSWORD_HASH, an argon2 PHC string) and restart.",
+        path.display()
+    );
+    Ok(phc)
+}
+
+/// The token secret kept in `DATA_DIR`, made on first use.
+fn generated_secret(data_dir: &Path) -> Result<Vec<u8>> {
+    let path = data_dir.join(SECRET_FILE);
+    if let Ok(secret) = fs::read(&path)
+        && secret.len() >= 32
+    {
+        return Ok(secret);
+    }
+    let secret = format!(
+        "{:032x}{:032x}",
+        rand::random::<u128>(),
+        rand::random::<u128>()
+    );
+    write_private(&path, secret.as_bytes())?;
+    Ok(secret.into_bytes())
+}
+
+/// Writes a file only its owner can read (0600), creating its folder.
+fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).with_context(|| format!("Failed to create {}", dir.display()))?;
+    }
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options
+        .open(path)
+        .with_context(|| format!("Failed to write {}", path.display()))?;
+    file.write_all(bytes)
+        .with_context(|| format!("Failed to write {}", path.display()))
+}
+
+/// The filter every admin route group puts right after its path and method: a valid,
+/// unrevoked `Authorization: Bearer` token, or `401`.
+pub fn admin(state: AppState) -> impl Filter<Extract = (Admin,), Error = Rejection> + Clone {
+    warp::header::headers_cloned()
+        .and(client_ip(state.config.trust_proxy))
+        .and_then(move |headers: warp::http::HeaderMap, ip: IpAddr| {
+            let state = state.clone();
+            async move {
+                let unauthorized = |m: &str| Rejection::from(ApiError::Unauthorized(m.to_owned()));
+                // A header that is not even text is as good as none.
+                let Some(header) = headers.get("authorization").and_then(|h| h.to_str().ok())
+                else {
+                    return Err(unauthorized("Sign in to continue."));
+                };
+                // The scheme's name is case-insensitive (RFC 9110 §11.1).
+                let token = header
+                    .split_once(' ')
+                    .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+                    .map(|(_, token)| token.trim())
+                    .filter(|t| !t.is_empty())
+                    .ok_or_else(|| unauthorized("Sign in to continue."))?;
+                let claims = state.auth.verify(token).ok_or_else(|| {
+                    unauthorized("Your session has expired. Please sign in again.")
+                })?;
+                let jti = claims.jti.clone();
+                let revoked: bool = state
+                    .db
+                    .read(move |c| {
+                        c.query_row(
+                            "SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?1)",
+                            [&jti],
+                            |r| r.get(0),
+                        )
+                    })
+                    .await?;
+                if revoked {
+                    return Err(unauthorized("You have signed out. Please sign in again."));
+                }
+                Ok(Admin {
+                    jti: claims.jti,
+                    expires_at: claims.exp,
+                    ip,
+                })
+            }
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(dir: &Path) -> Config {
+        let mut c = Config::for_tests(dir.into(), dir.join("dist"), dir.join("content"));
+        c.admin_password = None;
+        c.jwt_secret = None;
+        c
+    }
+
+    #[test]
+    fn a_generated_password_is_kept_as_a_private_hash_and_reused() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Auth::from_config(&config(dir.path())).unwrap();
+        let path = dir.path().join(PASSWORD_FILE);
+        let phc = fs::read_to_string(&path).unwrap();
+        assert!(phc.starts_with("$argon2id$"), "{phc}");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+                0o600
+            );
+            let secret = dir.path().join(SECRET_FILE);
+            assert_eq!(
+                fs::metadata(secret).unwrap().permissions().mode() & 0o777,
+                0o600
+            );
+        }
+        // A restart keeps both: a token from before still verifies.
+        let (token, _) = first.issue().unwrap();
+        let second = Auth::from_config(&config(dir.path())).unwrap();
+        assert!(second.verify(&token).is_some());
+        assert_eq!(fs::read_to_string(&path).unwrap(), phc);
+    }
+
+    #[test]
+    fn a_new_password_signs_everyone_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = config(dir.path());
+        c.admin_password = Some("first password".into());
+        let (token, _) = Auth::from_config(&c).unwrap().issue().unwrap();
+        assert!(
+            Auth::from_config(&c).unwrap().verify(&token).is_some(),
+            "same password"
+        );
+        c.admin_password = Some("second password".into());
+        assert!(Auth::from_config(&c).unwrap().verify(&token).is_none());
+        c.admin_password = None;
+        c.admin_password_hash = Some(hash("third").unwrap());
+        let auth = Auth::from_config(&c).unwrap();
+        assert!(auth.password_matches("third") && !auth.password_matches("Third"));
+    }
+
+    #[test]
+    fn bad_settings_are_refused_at_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = config(dir.path());
+        c.admin_password_hash = Some("hunter2".into());
+        assert!(Auth::from_config(&c).is_err());
+        let mut c = config(dir.path());
+        c.jwt_secret = Some("short".into());
+        assert!(Auth::from_config(&c).is_err());
+    }
+
+    #[test]
+    fn failures_lock_out_one_address_for_the_window() {
+        let dir = tempfile::tempdir().unwrap();
+        let auth = Auth::from_config(&config(dir.path())).unwrap();
+        let (a, b): (IpAddr, IpAddr) = ([10, 0, 0, 1].into(), [10, 0, 0, 2].into());
+        for _ in 0..MAX_FAILURES {
+            assert!(auth.login_allowed(a).is_ok());
+            auth.record_failure(a);
+        }
+        let wait = auth.login_allowed(a).unwrap_err();
+        assert!(wait > 800 && wait <= 900, "{wait}");
+        assert!(
+            auth.login_allowed(b).is_ok(),
+            "another address is unaffected"
+        );
+    }
+}

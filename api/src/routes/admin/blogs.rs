@@ -1,0 +1,629 @@
+//! Blog posts, as staff write them: list, read, create, update, publish, delete, export,
+//! and image uploads for them.
+//!
+//! Saving is never blocked (spec §5): a blank title becomes "Untitled", a blank author the
+//! party's team, and a slug is always found (made from the title when none is given, made
+//! unique with `-2`, `-3`…), so only a value over its hard limit is refused. Content is
+//! sanitised on every save with the one allowlist (`generator::sanitize`).
+
+use std::net::IpAddr;
+
+use bytes::Bytes;
+use generator::{sanitize, slug};
+use rusqlite::{OptionalExtension, Row, Transaction, params};
+use serde::{Deserialize, Deserializer, Serialize};
+use warp::filters::BoxedFilter;
+use warp::http::StatusCode;
+use warp::reply::Response;
+use warp::{Filter, Rejection};
+
+use super::{json, success};
+use crate::audit::{self, Action};
+use crate::auth::{self, Admin};
+use crate::error::ApiError;
+use crate::export::{self, Sheet};
+use crate::filters::{json_body, limited_body, parse_id};
+use crate::state::AppState;
+use crate::uploads::{self, UploadError};
+
+/// Hard limits, in characters (content: bytes). The excerpt's 300 is the editor's soft
+/// limit; the server takes up to 1,000 so a save is never lost to it.
+const TITLE_MAX: usize = 200;
+const EXCERPT_MAX: usize = 1_000;
+const KEYWORDS_MAX: usize = 500;
+const ALT_MAX: usize = 200;
+const AUTHOR_MAX: usize = 200;
+const SLUG_INPUT_MAX: usize = 200;
+const IMAGE_URL_MAX: usize = 2_000;
+const CONTENT_MAX_BYTES: usize = 1024 * 1024;
+/// Content at its limit, JSON-escaped, with the other fields.
+const BODY_LIMIT: u64 = 3 * 1024 * 1024;
+/// An image at its limit plus the multipart wrapping.
+const UPLOAD_BODY_LIMIT: u64 = uploads::MAX_BYTES as u64 + 64 * 1024;
+
+const COLUMNS: &str = "id, title, slug, excerpt, content, featured_image, featured_image_alt, \
+                       keywords, author_name, status, publish_date, created_at, updated_at";
+
+/// A post on the wire (spec §3, "Blog post").
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Post {
+    pub id: i64,
+    pub title: String,
+    pub slug: String,
+    pub excerpt: Option<String>,
+    pub content: String,
+    pub featured_image: Option<String>,
+    pub featured_image_alt: Option<String>,
+    pub keywords: Option<String>,
+    pub author_name: String,
+    pub status: String,
+    pub publish_date: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl Post {
+    fn from_row(r: &Row) -> rusqlite::Result<Post> {
+        Ok(Post {
+            id: r.get(0)?,
+            title: r.get(1)?,
+            slug: r.get(2)?,
+            excerpt: r.get(3)?,
+            content: r.get(4)?,
+            featured_image: r.get(5)?,
+            featured_image_alt: r.get(6)?,
+            keywords: r.get(7)?,
+            author_name: r.get(8)?,
+            status: r.get(9)?,
+            publish_date: r.get(10)?,
+            created_at: r.get(11)?,
+            updated_at: r.get(12)?,
+        })
+    }
+}
+
+/// `Some(value)` for a key that was sent (even as `null`), `None` for one that was not: an
+/// update changes only what it sends.
+fn sent<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+/// The body of `POST /api/admin/blogs` and `PATCH /api/admin/blogs/{id}` (spec §7).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Input {
+    #[serde(default, deserialize_with = "sent")]
+    title: Option<Option<String>>,
+    #[serde(default, deserialize_with = "sent")]
+    slug: Option<Option<String>>,
+    #[serde(default, deserialize_with = "sent")]
+    content: Option<Option<String>>,
+    #[serde(default, deserialize_with = "sent")]
+    excerpt: Option<Option<String>>,
+    #[serde(default, deserialize_with = "sent")]
+    keywords: Option<Option<String>>,
+    #[serde(default, deserialize_with = "sent")]
+    featured_image: Option<Option<String>>,
+    #[serde(default, deserialize_with = "sent")]
+    featured_image_alt: Option<Option<String>>,
+    #[serde(default, deserialize_with = "sent")]
+    author_name: Option<Option<String>>,
+    #[serde(default, deserialize_with = "sent")]
+    status: Option<Option<String>>,
+}
+
+/// What a save writes, checked and cleaned.
+#[derive(Debug, Clone)]
+struct Fields {
+    title: String,
+    /// The slug asked for, normalised; empty means "make one from the title".
+    slug: String,
+    content: String,
+    excerpt: Option<String>,
+    keywords: Option<String>,
+    featured_image: Option<String>,
+    featured_image_alt: Option<String>,
+    author_name: String,
+    status: String,
+}
+
+/// `value` trimmed, `None` when empty, or a `400` naming `field` when over `max` characters.
+fn optional(field: &str, value: Option<String>, max: usize) -> Result<Option<String>, ApiError> {
+    let value = value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    match value {
+        Some(v) if v.chars().count() > max => Err(ApiError::BadRequest(format!(
+            "{field} must be at most {max} characters."
+        ))),
+        v => Ok(v),
+    }
+}
+
+impl Fields {
+    /// The fields of a new post, or of `existing` changed by `input`.
+    fn merge(
+        input: Input,
+        existing: Option<&Post>,
+        default_author: &str,
+    ) -> Result<Fields, ApiError> {
+        // A key that was not sent keeps the stored value; a new post starts empty.
+        let pick = |sent: Option<Option<String>>, stored: Option<&str>| match sent {
+            Some(value) => value,
+            None => stored.map(str::to_owned),
+        };
+        let title = optional(
+            "title",
+            pick(input.title, existing.map(|p| p.title.as_str())),
+            TITLE_MAX,
+        )?
+        .unwrap_or_else(|| "Untitled".into());
+        let slug_asked =
+            optional("slug", input.slug.flatten(), SLUG_INPUT_MAX)?.unwrap_or_default();
+        let content = pick(input.content, existing.map(|p| p.content.as_str())).unwrap_or_default();
+        if content.len() > CONTENT_MAX_BYTES {
+            return Err(ApiError::BadRequest("content must be at most 1 MB.".into()));
+        }
+        let excerpt = optional(
+            "excerpt",
+            pick(input.excerpt, existing.and_then(|p| p.excerpt.as_deref())),
+            EXCERPT_MAX,
+        )?;
+        let keywords = optional(
+            "keywords",
+            pick(input.keywords, existing.and_then(|p| p.keywords.as_deref())),
+            KEYWORDS_MAX,
+        )?;
+        let featured_image = optional(
+            "featuredImage",
+            pick(
+                input.featured_image,
+                existing.and_then(|p| p.featured_image.as_deref()),
+            ),
+            IMAGE_URL_MAX,
+        )?;
+        if let Some(url) = &featured_image {
+            let ours = url.starts_with("/uploads/") && !url.contains("..");
+            let web = url.starts_with("https://") || url.starts_with("http://");
+            if !(ours || web)
+                || url
+                    .chars()
+                    .any(|c| c.is_whitespace() || c == '"' || c == '<')
+            {
+                return Err(ApiError::BadRequest(
+                    "featuredImage must be an uploaded image (/uploads/…) or an http(s) URL."
+                        .into(),
+                ));
+            }
+        }
+        let featured_image_alt = optional(
+            "featuredImageAlt",
+            pick(
+                input.featured_image_alt,
+                existing.and_then(|p| p.featured_image_alt.as_deref()),
+            ),
+            ALT_MAX,
+        )?;
+        let author_name = optional(
+            "authorName",
+            pick(input.author_name, existing.map(|p| p.author_name.as_str())),
+            AUTHOR_MAX,
+        )?
+        .unwrap_or_else(|| default_author.to_owned());
+        let status = pick(input.status, existing.map(|p| p.status.as_str()))
+            .unwrap_or_else(|| "draft".into());
+        if !matches!(status.as_str(), "draft" | "published" | "scheduled") {
+            return Err(ApiError::BadRequest(
+                "status must be draft, published or scheduled.".into(),
+            ));
+        }
+        Ok(Fields {
+            title,
+            slug: slug::slugify(&slug_asked),
+            content: sanitize::clean(&content),
+            excerpt,
+            keywords,
+            featured_image,
+            featured_image_alt,
+            author_name,
+            status,
+        })
+    }
+}
+
+pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let admin = auth::admin(state.clone());
+    let with_state = {
+        let state = state.clone();
+        warp::any().map(move || state.clone())
+    };
+    let list = warp::path!("blogs")
+        .and(warp::get())
+        .and(admin.clone())
+        .and(with_state.clone())
+        .and_then(|_: Admin, state| list(state));
+    let export = warp::path!("blogs" / "export")
+        .and(warp::get())
+        .and(admin.clone())
+        .and(with_state.clone())
+        .and_then(|_: Admin, state| export(state));
+    let upload = warp::path!("blogs" / "upload-image")
+        .and(warp::post())
+        .and(admin.clone())
+        .and(with_state.clone())
+        .and(warp::header::optional::<String>("content-type"))
+        .and(limited_body(UPLOAD_BODY_LIMIT))
+        .and_then(|_: Admin, state, content_type, body| upload(state, content_type, body));
+    let create = warp::path!("blogs")
+        .and(warp::post())
+        .and(admin.clone())
+        .and(with_state.clone())
+        .and(json_body::<Input>(BODY_LIMIT))
+        .and_then(|admin, state, input| create(state, admin, input));
+    // `/blogs/{id}…`: the id is checked once path, method and session have matched.
+    let one = warp::path("blogs").and(warp::path::param::<String>());
+    let read = one
+        .and(warp::path::end())
+        .and(warp::get())
+        .and(admin.clone())
+        .and(with_state.clone())
+        .and_then(|id, _: Admin, state| read(state, id));
+    let update = one
+        .and(warp::path::end())
+        .and(warp::patch())
+        .and(admin.clone())
+        .and(with_state.clone())
+        .and(json_body::<Input>(BODY_LIMIT))
+        .and_then(|id, admin, state, input| update(state, admin, id, input));
+    let publish = one
+        .and(warp::path!("publish"))
+        .and(warp::post())
+        .and(admin.clone())
+        .and(with_state.clone())
+        .and_then(|id, admin, state| publish(state, admin, id));
+    let delete = one
+        .and(warp::path::end())
+        .and(warp::delete())
+        .and(admin)
+        .and(with_state)
+        .and_then(|id, admin, state| delete(state, admin, id));
+    list.or(export)
+        .unify()
+        .or(upload)
+        .unify()
+        .or(create)
+        .unify()
+        .or(read)
+        .unify()
+        .or(update)
+        .unify()
+        .or(publish)
+        .unify()
+        .or(delete)
+        .unify()
+        .boxed()
+}
+
+fn not_found(id: i64) -> ApiError {
+    ApiError::NotFound(format!("There is no blog post {id}."))
+}
+
+fn find(tx: &rusqlite::Connection, id: i64) -> rusqlite::Result<Option<Post>> {
+    tx.query_row(
+        &format!("SELECT {COLUMNS} FROM blog_posts WHERE id = ?1"),
+        [id],
+        Post::from_row,
+    )
+    .optional()
+}
+
+/// GET /api/admin/blogs: every post, most recently updated first.
+async fn list(state: AppState) -> Result<Response, Rejection> {
+    let blogs = all_posts(&state).await?;
+    Ok(json(StatusCode::OK, &serde_json::json!({ "blogs": blogs })))
+}
+
+async fn all_posts(state: &AppState) -> Result<Vec<Post>, ApiError> {
+    state
+        .db
+        .read(|c| {
+            let mut stmt = c.prepare(&format!(
+                "SELECT {COLUMNS} FROM blog_posts ORDER BY updated_at DESC, id DESC"
+            ))?;
+            stmt.query_map([], Post::from_row)?.collect()
+        })
+        .await
+}
+
+/// GET /api/admin/blogs/{id}
+async fn read(state: AppState, id: String) -> Result<Response, Rejection> {
+    let id = parse_id(&id)?;
+    let post = state
+        .db
+        .read(move |c| find(c, id))
+        .await?
+        .ok_or_else(|| not_found(id))?;
+    Ok(json(StatusCode::OK, &post))
+}
+
+/// A slug no other post has: `wanted` (or one made from the title), then `-2`, `-3`…
+/// Taking a slug that was another post's old address ends that redirect: the live post wins.
+fn unique_slug(
+    tx: &Transaction,
+    fields: &Fields,
+    id: Option<i64>,
+    current: Option<&str>,
+) -> rusqlite::Result<String> {
+    let base = if fields.slug.is_empty() {
+        let from_title = slug::slugify(&fields.title);
+        // An unchanged title keeps the post's numbered slug rather than renumbering it.
+        let numbered_from_title = |current: &str| {
+            current.strip_prefix(&from_title).is_some_and(|rest| {
+                rest.strip_prefix('-')
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            })
+        };
+        if let Some(current) = current
+            && (current == from_title || numbered_from_title(current))
+        {
+            return Ok(current.to_owned());
+        }
+        if from_title.is_empty() {
+            "post".to_owned()
+        } else {
+            from_title
+        }
+    } else {
+        fields.slug.clone()
+    };
+    let taken = |candidate: &str| -> rusqlite::Result<bool> {
+        tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM blog_posts WHERE slug = ?1 AND id IS NOT ?2)",
+            params![candidate, id],
+            |r| r.get(0),
+        )
+    };
+    let mut candidate = base.clone();
+    let mut n = 2;
+    while taken(&candidate)? {
+        candidate = slug::numbered(&base, n);
+        n += 1;
+    }
+    Ok(candidate)
+}
+
+/// Writes a new post (`id` None) or the changes to one, with the audit trail; returns it,
+/// or `None` when there is no post `id`.
+fn save(
+    tx: &Transaction,
+    id: Option<i64>,
+    fields: &Fields,
+    ip: IpAddr,
+) -> rusqlite::Result<Option<Post>> {
+    let existing = match id {
+        Some(id) => match find(tx, id)? {
+            Some(post) => Some(post),
+            None => return Ok(None),
+        },
+        None => None,
+    };
+    let slug = unique_slug(tx, fields, id, existing.as_ref().map(|p| p.slug.as_str()))?;
+    tx.execute("DELETE FROM blog_slug_redirects WHERE slug = ?1", [&slug])?;
+    let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+    let publishing = fields.status == "published";
+    let id = match &existing {
+        None => {
+            tx.execute(
+                &format!(
+                    "INSERT INTO blog_posts (title, slug, excerpt, content, featured_image, featured_image_alt, \
+                     keywords, author_name, status, publish_date) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, CASE WHEN ?10 THEN {now} END)"
+                ),
+                params![
+                    fields.title, slug, fields.excerpt, fields.content, fields.featured_image,
+                    fields.featured_image_alt, fields.keywords, fields.author_name, fields.status, publishing
+                ],
+            )?;
+            let id = tx.last_insert_rowid();
+            audit::record(tx, Action::Create, Some(&format!("blog:{id}")), ip)?;
+            id
+        }
+        Some(post) => {
+            // A published post's old address keeps working: it redirects to the new one.
+            if post.status == "published" && post.slug != slug {
+                tx.execute(
+                    "INSERT OR REPLACE INTO blog_slug_redirects (slug, post_id) VALUES (?1, ?2)",
+                    params![post.slug, post.id],
+                )?;
+            }
+            tx.execute(
+                &format!(
+                    "UPDATE blog_posts SET title = ?1, slug = ?2, excerpt = ?3, content = ?4, featured_image = ?5, \
+                     featured_image_alt = ?6, keywords = ?7, author_name = ?8, status = ?9, \
+                     publish_date = CASE WHEN ?10 THEN COALESCE(publish_date, {now}) ELSE publish_date END, \
+                     updated_at = {now} WHERE id = ?11"
+                ),
+                params![
+                    fields.title, slug, fields.excerpt, fields.content, fields.featured_image,
+                    fields.featured_image_alt, fields.keywords, fields.author_name, fields.status,
+                    publishing, post.id
+                ],
+            )?;
+            audit::record(tx, Action::Update, Some(&format!("blog:{}", post.id)), ip)?;
+            post.id
+        }
+    };
+    if publishing && existing.as_ref().is_none_or(|p| p.status != "published") {
+        audit::record(tx, Action::Publish, Some(&format!("blog:{id}")), ip)?;
+    }
+    find(tx, id)
+}
+
+/// Runs `save` in one write transaction (any failure rolls all of it back).
+async fn save_in_db(
+    state: &AppState,
+    id: Option<i64>,
+    fields: Fields,
+    ip: IpAddr,
+) -> Result<Post, ApiError> {
+    state
+        .db
+        .write(move |tx| save(tx, id, &fields, ip))
+        .await?
+        .ok_or_else(|| not_found(id.unwrap_or_default()))
+}
+
+/// POST /api/admin/blogs
+async fn create(state: AppState, admin: Admin, input: Input) -> Result<Response, Rejection> {
+    let fields = Fields::merge(input, None, &state.site.default_author)?;
+    let post = save_in_db(&state, None, fields, admin.ip).await?;
+    Ok(json(StatusCode::CREATED, &post))
+}
+
+/// PATCH /api/admin/blogs/{id}: changes what the body sends.
+async fn update(
+    state: AppState,
+    admin: Admin,
+    id: String,
+    input: Input,
+) -> Result<Response, Rejection> {
+    let id = parse_id(&id)?;
+    let existing = state
+        .db
+        .read(move |c| find(c, id))
+        .await?
+        .ok_or_else(|| not_found(id))?;
+    let fields = Fields::merge(input, Some(&existing), &state.site.default_author)?;
+    let post = save_in_db(&state, Some(id), fields, admin.ip).await?;
+    Ok(json(StatusCode::OK, &post))
+}
+
+/// POST /api/admin/blogs/{id}/publish: publishes a draft or scheduled post, setting its
+/// publish date the first time; an already published post is left as it is.
+async fn publish(state: AppState, admin: Admin, id: String) -> Result<Response, Rejection> {
+    let id = parse_id(&id)?;
+    let post = state
+        .db
+        .write(move |tx| {
+            let Some(post) = find(tx, id)? else {
+                return Ok(None);
+            };
+            if post.status != "published" {
+                tx.execute(
+                    "UPDATE blog_posts SET status = 'published', \
+                     publish_date = COALESCE(publish_date, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), \
+                     updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1",
+                    [id],
+                )?;
+                audit::record(tx, Action::Publish, Some(&format!("blog:{id}")), admin.ip)?;
+            }
+            find(tx, id)
+        })
+        .await?
+        .ok_or_else(|| not_found(id))?;
+    Ok(json(StatusCode::OK, &post))
+}
+
+/// DELETE /api/admin/blogs/{id}
+async fn delete(state: AppState, admin: Admin, id: String) -> Result<Response, Rejection> {
+    let id = parse_id(&id)?;
+    let deleted = state
+        .db
+        .write(move |tx| {
+            let n = tx.execute("DELETE FROM blog_posts WHERE id = ?1", [id])?;
+            if n > 0 {
+                audit::record(tx, Action::Delete, Some(&format!("blog:{id}")), admin.ip)?;
+            }
+            Ok(n > 0)
+        })
+        .await?;
+    if !deleted {
+        return Err(not_found(id).into());
+    }
+    Ok(success())
+}
+
+/// GET /api/admin/blogs/export
+async fn export(state: AppState) -> Result<Response, Rejection> {
+    let site = &state.site;
+    let rows = all_posts(&state)
+        .await?
+        .into_iter()
+        .map(|p| {
+            vec![
+                p.id.to_string(),
+                p.title,
+                p.slug,
+                p.status,
+                export::local_time(site, p.publish_date.as_deref()),
+                export::local_time(site, Some(&p.created_at)),
+                export::local_time(site, Some(&p.updated_at)),
+            ]
+        })
+        .collect();
+    let sheet = Sheet {
+        kind: "blogs",
+        headers: vec![
+            "ID",
+            "Title",
+            "Slug",
+            "Status",
+            "Published Date",
+            "Created At",
+            "Updated At",
+        ],
+        rows,
+    };
+    Ok(export::response(site, &sheet)?)
+}
+
+/// POST /api/admin/blogs/upload-image (multipart, field `image`) -> `{url}`
+async fn upload(
+    state: AppState,
+    content_type: Option<String>,
+    body: Result<Bytes, ApiError>,
+) -> Result<Response, Rejection> {
+    let body = match body {
+        Err(ApiError::PayloadTooLarge) => return Err(image_too_large().into()),
+        other => other?,
+    };
+    let boundary = content_type
+        .as_deref()
+        .and_then(|c| multer::parse_boundary(c).ok())
+        .ok_or_else(|| {
+            ApiError::UnsupportedMediaType(
+                "Send the image as multipart/form-data with a field named image.".into(),
+            )
+        })?;
+    let stream = futures_util::stream::once(async move { Ok::<_, std::io::Error>(body) });
+    let mut multipart = multer::Multipart::new(stream, boundary);
+    let unreadable = |_| ApiError::BadRequest("The upload could not be read.".into());
+    let mut image = None;
+    while let Some(field) = multipart.next_field().await.map_err(unreadable)? {
+        if field.name() == Some("image") {
+            image = Some(field.bytes().await.map_err(unreadable)?);
+            break;
+        }
+    }
+    let image = image
+        .ok_or_else(|| ApiError::BadRequest("Choose an image to upload (field image).".into()))?;
+    let processed = tokio::task::spawn_blocking(move || uploads::process(&image))
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?
+        .map_err(|e| match e {
+            UploadError::TooLarge => image_too_large(),
+            UploadError::Refused(message) => ApiError::BadRequest(message),
+        })?;
+    let dir = state.config.data_dir.join("uploads");
+    let url = tokio::task::spawn_blocking(move || uploads::store(&dir, &processed))
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?
+        .map_err(|e| {
+            ApiError::Internal(anyhow::Error::new(e).context("Failed to store an upload"))
+        })?;
+    Ok(json(StatusCode::OK, &serde_json::json!({ "url": url })))
+}
+
+/// The spec's message for an image over 5 MB, with `413`.
+fn image_too_large() -> ApiError {
+    ApiError::ImageTooLarge
+}

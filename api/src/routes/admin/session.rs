@@ -1,0 +1,102 @@
+//! Signing in and out.
+
+use std::net::IpAddr;
+
+use serde::Deserialize;
+use serde_json::json;
+use warp::filters::BoxedFilter;
+use warp::http::StatusCode;
+use warp::reply::Response;
+use warp::{Filter, Rejection};
+
+use super::{json, success};
+use crate::audit::{self, Action};
+use crate::auth::{self, Admin};
+use crate::error::ApiError;
+use crate::filters::{client_ip, json_body};
+use crate::state::AppState;
+
+/// A password is short; anything longer is not one.
+const LOGIN_BODY_LIMIT: u64 = 4 * 1024;
+
+#[derive(Deserialize)]
+struct Login {
+    #[serde(default)]
+    password: Option<String>,
+}
+
+pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let login = warp::path!("login")
+        .and(warp::post())
+        .and(client_ip(state.config.trust_proxy))
+        .and(json_body::<Login>(LOGIN_BODY_LIMIT))
+        .and_then({
+            let state = state.clone();
+            move |ip, body| login(state.clone(), ip, body)
+        });
+    let logout = warp::path!("logout")
+        .and(warp::post())
+        .and(auth::admin(state.clone()))
+        .and_then(move |admin| logout(state.clone(), admin));
+    login.or(logout).unify().boxed()
+}
+
+/// POST /api/admin/login `{password}` -> `{success, token}`
+async fn login(state: AppState, ip: IpAddr, body: Login) -> Result<Response, Rejection> {
+    let password = body.password.unwrap_or_default();
+    if password.trim().is_empty() {
+        return Err(ApiError::BadRequest("Enter the admin password.".into()).into());
+    }
+    if let Err(seconds) = state.auth.login_allowed(ip) {
+        tracing::warn!(%ip, "admin login locked out");
+        return Err(ApiError::RetryAfter {
+            message: format!(
+                "Too many failed sign-in attempts. Please try again in {} minutes.",
+                seconds.div_ceil(60)
+            ),
+            seconds,
+        }
+        .into());
+    }
+    let auth = state.auth.clone();
+    let matches = tokio::task::spawn_blocking(move || auth.password_matches(&password))
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    let action = if matches {
+        Action::Login
+    } else {
+        Action::LoginFailed
+    };
+    state
+        .db
+        .write(move |tx| audit::record(tx, action, None, ip))
+        .await?;
+    if !matches {
+        state.auth.record_failure(ip);
+        tracing::warn!(%ip, "admin login failed");
+        return Err(ApiError::Unauthorized("Invalid password".into()).into());
+    }
+    let (token, _) = state.auth.issue().map_err(ApiError::Internal)?;
+    Ok(json(
+        StatusCode::OK,
+        &json!({ "success": true, "token": token }),
+    ))
+}
+
+/// POST /api/admin/logout: the presented token is refused from now until it would have
+/// expired anyway.
+async fn logout(state: AppState, admin: Admin) -> Result<Response, Rejection> {
+    let now = jiff::Timestamp::now().as_second();
+    state
+        .db
+        .write(move |tx| {
+            tx.execute("DELETE FROM revoked_tokens WHERE expires_at < ?1", [now])?;
+            tx.execute(
+                "INSERT OR IGNORE INTO revoked_tokens (jti, expires_at) VALUES (?1, ?2)",
+                rusqlite::params![admin.jti, admin.expires_at],
+            )?;
+            audit::record(tx, Action::Logout, None, admin.ip)
+        })
+        .await?;
+    Ok(success())
+}

@@ -1,0 +1,243 @@
+//! What visitors sent: contact messages, volunteer signups and newsletter signups. Staff
+//! list, export and delete them; each kind is described once in [`KINDS`].
+
+use rusqlite::types::Value as SqlValue;
+use serde_json::{Map, Value, json};
+use warp::filters::BoxedFilter;
+use warp::http::StatusCode;
+use warp::reply::Response;
+use warp::{Filter, Rejection};
+
+use super::{json, success};
+use crate::audit::{self, Action};
+use crate::auth::{self, Admin};
+use crate::error::ApiError;
+use crate::export::{self, Sheet};
+use crate::filters::parse_id;
+use crate::state::AppState;
+
+/// One stored field: its column, its key on the wire, its heading in the export.
+struct Column {
+    sql: &'static str,
+    key: &'static str,
+    heading: &'static str,
+    /// A UTC time: shown in the party's time zone in exports.
+    time: bool,
+}
+
+const fn text(sql: &'static str, key: &'static str, heading: &'static str) -> Column {
+    Column {
+        sql,
+        key,
+        heading,
+        time: false,
+    }
+}
+
+const fn time(sql: &'static str, key: &'static str, heading: &'static str) -> Column {
+    Column {
+        sql,
+        key,
+        heading,
+        time: true,
+    }
+}
+
+/// A kind of submission.
+struct Kind {
+    /// `/api/admin/{path}` and the export's file name.
+    path: &'static str,
+    table: &'static str,
+    /// For messages: "There is no {noun} {id}."
+    noun: &'static str,
+    /// The audit log's target prefix.
+    target: &'static str,
+    /// Every column but `id`, in display order.
+    columns: &'static [Column],
+}
+
+const KINDS: [Kind; 3] = [
+    Kind {
+        path: "contacts",
+        table: "contact_messages",
+        noun: "contact submission",
+        target: "contact",
+        columns: &[
+            text("name", "name", "Name"),
+            text("email", "email", "Email"),
+            text("subject", "subject", "Subject"),
+            text("message", "message", "Message"),
+            time("created_at", "createdAt", "Date"),
+        ],
+    },
+    Kind {
+        path: "volunteers",
+        table: "volunteer_signups",
+        noun: "volunteer signup",
+        target: "volunteer",
+        columns: &[
+            text("name", "name", "Name"),
+            text("email", "email", "Email"),
+            text("phone", "phone", "Phone"),
+            text("zip_code", "zipCode", "ZIP Code"),
+            text("interests", "interests", "Areas of Interest"),
+            time("created_at", "createdAt", "Date"),
+        ],
+    },
+    Kind {
+        path: "newsletters",
+        table: "newsletter_signups",
+        noun: "newsletter signup",
+        target: "newsletter",
+        columns: &[
+            text("email", "email", "Email"),
+            text("phone", "phone", "Phone"),
+            text("zip_code", "zipCode", "ZIP Code"),
+            time("created_at", "createdAt", "Date"),
+            time("updated_at", "updatedAt", "Updated"),
+        ],
+    },
+];
+
+pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let mut all: Option<BoxedFilter<(Response,)>> = None;
+    for kind in &KINDS {
+        let group = kind_routes(kind, state.clone());
+        all = Some(match all {
+            None => group,
+            Some(before) => before.or(group).unify().boxed(),
+        });
+    }
+    all.expect("there are kinds")
+}
+
+fn kind_routes(kind: &'static Kind, state: AppState) -> BoxedFilter<(Response,)> {
+    let admin = auth::admin(state.clone());
+    let list = warp::path(kind.path)
+        .and(warp::path::end())
+        .and(warp::get())
+        .and(admin.clone())
+        .and_then({
+            let state = state.clone();
+            move |_: Admin| list(state.clone(), kind)
+        });
+    let export = warp::path(kind.path)
+        .and(warp::path!("export"))
+        .and(warp::get())
+        .and(admin.clone())
+        .and_then({
+            let state = state.clone();
+            move |_: Admin| export(state.clone(), kind)
+        });
+    let delete = warp::path(kind.path)
+        .and(warp::path::param::<String>())
+        .and(warp::path::end())
+        .and(warp::delete())
+        .and(admin)
+        .and_then(move |id: String, admin| delete(state.clone(), kind, admin, id));
+    list.or(export).unify().or(delete).unify().boxed()
+}
+
+/// Every row, newest first, as `(id, values in column order)`.
+async fn rows(
+    state: &AppState,
+    kind: &'static Kind,
+) -> Result<Vec<(i64, Vec<Option<String>>)>, ApiError> {
+    let columns: Vec<&str> = kind.columns.iter().map(|c| c.sql).collect();
+    // Table and column names are constants above; nothing here comes from the request.
+    let sql = format!(
+        "SELECT id, {} FROM {} ORDER BY created_at DESC, id DESC",
+        columns.join(", "),
+        kind.table
+    );
+    state
+        .db
+        .read(move |c| {
+            let mut stmt = c.prepare(&sql)?;
+            stmt.query_map([], |r| {
+                let values = (1..=columns.len())
+                    .map(|i| match r.get::<_, SqlValue>(i)? {
+                        SqlValue::Null => Ok(None),
+                        SqlValue::Integer(n) => Ok(Some(n.to_string())),
+                        SqlValue::Real(n) => Ok(Some(n.to_string())),
+                        SqlValue::Text(t) => Ok(Some(t)),
+                        SqlValue::Blob(_) => Ok(None),
+                    })
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                Ok((r.get(0)?, values))
+            })?
+            .collect()
+        })
+        .await
+}
+
+/// GET /api/admin/{contacts|volunteers|newsletters}: every row, newest first.
+async fn list(state: AppState, kind: &'static Kind) -> Result<Response, Rejection> {
+    let items: Vec<Value> = rows(&state, kind)
+        .await?
+        .into_iter()
+        .map(|(id, values)| {
+            let mut object = Map::new();
+            object.insert("id".into(), json!(id));
+            for (column, value) in kind.columns.iter().zip(values) {
+                object.insert(column.key.into(), json!(value));
+            }
+            Value::Object(object)
+        })
+        .collect();
+    Ok(json(StatusCode::OK, &items))
+}
+
+/// GET /api/admin/{contacts|volunteers|newsletters}/export: the same rows as CSV.
+async fn export(state: AppState, kind: &'static Kind) -> Result<Response, Rejection> {
+    let site = state.site.clone();
+    let rows = rows(&state, kind)
+        .await?
+        .into_iter()
+        .map(|(id, values)| {
+            std::iter::once(id.to_string())
+                .chain(kind.columns.iter().zip(values).map(|(column, value)| {
+                    if column.time {
+                        export::local_time(&site, value.as_deref())
+                    } else {
+                        value.unwrap_or_default()
+                    }
+                }))
+                .collect()
+        })
+        .collect();
+    let sheet = Sheet {
+        kind: kind.path,
+        headers: std::iter::once("ID")
+            .chain(kind.columns.iter().map(|c| c.heading))
+            .collect(),
+        rows,
+    };
+    Ok(export::response(&state.site, &sheet)?)
+}
+
+/// DELETE /api/admin/{contacts|volunteers|newsletters}/{id}
+async fn delete(
+    state: AppState,
+    kind: &'static Kind,
+    admin: Admin,
+    id: String,
+) -> Result<Response, Rejection> {
+    let id = parse_id(&id)?;
+    let sql = format!("DELETE FROM {} WHERE id = ?1", kind.table);
+    let target = format!("{}:{id}", kind.target);
+    let deleted = state
+        .db
+        .write(move |tx| {
+            let n = tx.execute(&sql, [id])?;
+            if n > 0 {
+                audit::record(tx, Action::Delete, Some(&target), admin.ip)?;
+            }
+            Ok(n > 0)
+        })
+        .await?;
+    if !deleted {
+        return Err(ApiError::NotFound(format!("There is no {} {id}.", kind.noun)).into());
+    }
+    Ok(success())
+}

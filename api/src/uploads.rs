@@ -1,0 +1,1543 @@
+//! Blog image uploads: check what staff send, re-encode it so no metadata leaves the server,
+//! store it under a content hash, and serve it back.
+//!
+//! [`process`] is the gatekeeper. In order, and refusing at the first problem:
+//!
+//! 1. **Size**: more than [`MAX_BYTES`] is [`UploadError::TooLarge`], before anything is parsed.
+//! 2. **Format, by the bytes**: the magic number (`image::guess_format`) must say JPEG, PNG, GIF
+//!    or WebP. File names and declared types are never consulted (the function never sees them).
+//! 3. **Markup anywhere**: the raw bytes are searched, case-insensitively, for `<script`,
+//!    `<html`, `<svg`, `<?php`, `<!doctype`, `<iframe` and `<body`, each followed by what ends
+//!    a tag name for a browser or PHP (whitespace, `/`, `>`) or by the end of the file. Requiring
+//!    that delimiter keeps random compressed bytes from tripping the check while every tag that
+//!    could run still matches: `<svg` alone turns up by chance in about one 5 MB file in a
+//!    hundred, `<svg` plus a delimiter in about one in 4,000 (re-saving the image fixes it).
+//! 4. **Structure and the end of the image** (polyglots): each format is walked with a small
+//!    parser of its container, and the file must end exactly where the image ends:
+//!    - JPEG: from SOI, segment by segment using their lengths; after each SOS the
+//!      entropy-coded data is skipped the way a decoder does (`FF 00` is a stuffed byte,
+//!      `FF D0`–`FF D7` restart markers, `FF FF` fill), so an `FF D9` inside segment or image
+//!      data is never mistaken for the end. The first real EOI must be the file's last two bytes.
+//!    - PNG: chunk by chunk by their lengths from the signature; `IEND` must be the last chunk
+//!      and end the file. Animated PNGs (`acTL`) are refused.
+//!    - GIF: header, palettes, then every extension and image block by its sub-block sizes;
+//!      the trailer `0x3B` must be the last byte. The walk also counts the frames and reads
+//!      the loop count (NETSCAPE2.0), so animations are bounded before anything is decoded.
+//!    - WebP: the RIFF size must equal the file's length, and the chunks must fill it exactly.
+//!      Animated WebPs are refused: re-encoding them needs every frame in memory at once.
+//!
+//!    A file cut short fails here as damaged; anything after the end is refused as extra data
+//!    (including what phones append for motion or HDR photos: staff re-export such a photo).
+//! 5. **Decompression bombs**: the dimensions are read from the header alone and the image is
+//!    refused above 40 megapixels or 12,000 px on a side (GIFs: 12 megapixels per frame, at
+//!    most 500 frames and 100 megapixels over all frames). Decoding then runs with
+//!    `image::Limits` (the same side limits, 512 MiB of allocations), so a header that lies
+//!    cannot make a decoder allocate more.
+//! 6. **Decoding**: any decoder error is "damaged".
+//! 7. **Re-encoding**, so EXIF (GPS!), XMP, ICC profiles, comments and text chunks never leave
+//!    the server: the pixels are all that is kept. The EXIF orientation is applied first, so
+//!    photos stay the right way up once the tag is gone.
+//!    - JPEG → JPEG at quality 90 (greyscale stays greyscale).
+//!    - PNG → PNG (lossless, same colour type and bit depth).
+//!    - GIF → GIF with every frame and its delay, and the source's loop count (a GIF that
+//!      played once still plays once). Frames come out composited to the full canvas.
+//!    - WebP → WebP with libwebp (the `webp` crate): lossy at quality 85 when the source was
+//!      lossy (`VP8 ` chunk), lossless when it was lossless (`VP8L`), so a lossless graphic is
+//!      not smudged and a photo does not balloon.
+//!
+//!    The re-encoded bytes are scanned for markup again (a lossless encoder or a GIF palette
+//!    can carry bytes the uploader chose); lossy formats are re-encoded a notch lower in that
+//!    case, lossless ones refused.
+//!
+//! `process` is CPU-bound (up to a second or two for a large image): call it from
+//! `tokio::task::spawn_blocking`, like [`store`], which does blocking file I/O.
+
+use std::fmt;
+use std::io::{Cursor, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use image::codecs::gif::{GifDecoder, GifEncoder, Repeat};
+use image::codecs::jpeg::JpegEncoder;
+use image::codecs::png::PngEncoder;
+use image::metadata::Orientation;
+use image::{
+    AnimationDecoder, DynamicImage, ExtendedColorType, ImageDecoder, ImageEncoder, ImageError,
+    ImageFormat, ImageReader, Limits,
+};
+use sha2::{Digest, Sha256};
+use warp::filters::BoxedFilter;
+use warp::http::{Method, Response as HttpResponse, StatusCode, header};
+use warp::hyper::body::Bytes;
+use warp::reply::Response;
+use warp::{Filter, Rejection};
+
+/// The largest upload accepted, in bytes.
+pub const MAX_BYTES: usize = 5 * 1024 * 1024;
+/// The most pixels a still image may have.
+const MAX_PIXELS: u64 = 40_000_000;
+/// The longest side, in pixels.
+const MAX_SIDE: u32 = 12_000;
+/// GIF frames are decoded by the `gif` crate, whose default per-frame budget is 50 MB of RGBA.
+const GIF_MAX_FRAME_PIXELS: u64 = 12_000_000;
+/// The most frames an animated GIF may have.
+const GIF_MAX_FRAMES: usize = 500;
+/// Frames × canvas: every frame is decoded to the full canvas and re-encoded.
+const GIF_MAX_TOTAL_PIXELS: u64 = 100_000_000;
+/// What decoders may allocate at any one time.
+const MAX_ALLOC: u64 = 512 * 1024 * 1024;
+const JPEG_QUALITY: u8 = 90;
+const WEBP_QUALITY: f32 = 85.0;
+
+const NOT_AN_IMAGE: &str = "Only JPEG, PNG, GIF or WebP images can be uploaded.";
+const EMPTY: &str = "The file is empty. Choose a JPEG, PNG, GIF or WebP image to upload.";
+const DAMAGED: &str =
+    "The image could not be read; it may be damaged. Save it again and upload the new copy.";
+const EXTRA_DATA: &str = "The image has extra data after its end, so it cannot be uploaded. \
+     Save or export it again as a plain image (phones add such data to motion and HDR photos) and upload that copy.";
+const MARKUP: &str = "The file contains web page or script code, so it cannot be uploaded. \
+     Save or export the image again and upload that copy.";
+const ANIMATED_NOT_GIF: &str = "Animated PNG and WebP images cannot be uploaded. \
+     Upload an animated GIF or a still image instead.";
+const TOO_BIG_TO_DECODE: &str =
+    "The image is too large to process. Make it smaller and upload it again.";
+const NOT_PROCESSED: &str = "The image could not be processed. \
+     Save it in another format (JPEG or PNG) and upload it again.";
+
+/// An accepted image, re-encoded without metadata.
+#[derive(Clone)]
+pub struct Processed {
+    pub bytes: Vec<u8>,
+    /// `jpg`, `png`, `gif` or `webp`.
+    pub extension: &'static str,
+    pub content_type: &'static str,
+    /// Of the re-encoded image (after the EXIF orientation was applied).
+    pub width: u32,
+    pub height: u32,
+}
+
+impl fmt::Debug for Processed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Processed")
+            .field("bytes", &format_args!("{} bytes", self.bytes.len()))
+            .field("extension", &self.extension)
+            .field("content_type", &self.content_type)
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .finish()
+    }
+}
+
+/// Why an upload was refused; the message is meant for the staff member as is.
+#[derive(Debug, thiserror::Error)]
+pub enum UploadError {
+    #[error("Image must be less than 5MB")]
+    TooLarge,
+    #[error("{0}")]
+    Refused(String),
+}
+
+fn refused(message: &str) -> UploadError {
+    UploadError::Refused(message.to_owned())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Jpeg,
+    Png,
+    Gif,
+    WebP,
+}
+
+impl Kind {
+    fn format(self) -> ImageFormat {
+        match self {
+            Kind::Jpeg => ImageFormat::Jpeg,
+            Kind::Png => ImageFormat::Png,
+            Kind::Gif => ImageFormat::Gif,
+            Kind::WebP => ImageFormat::WebP,
+        }
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            Kind::Jpeg => "jpg",
+            Kind::Png => "png",
+            Kind::Gif => "gif",
+            Kind::WebP => "webp",
+        }
+    }
+}
+
+/// The `Content-Type` for a stored file's extension.
+fn content_type_for(extension: &str) -> Option<&'static str> {
+    match extension {
+        "jpg" => Some("image/jpeg"),
+        "png" => Some("image/png"),
+        "gif" => Some("image/gif"),
+        "webp" => Some("image/webp"),
+        _ => None,
+    }
+}
+
+/// Checks an uploaded file and re-encodes it; see the module documentation for every step.
+pub fn process(bytes: &[u8]) -> Result<Processed, UploadError> {
+    if bytes.len() > MAX_BYTES {
+        return Err(UploadError::TooLarge);
+    }
+    if bytes.is_empty() {
+        return Err(refused(EMPTY));
+    }
+    let kind = match image::guess_format(bytes) {
+        Ok(ImageFormat::Jpeg) => Kind::Jpeg,
+        Ok(ImageFormat::Png) => Kind::Png,
+        Ok(ImageFormat::Gif) => Kind::Gif,
+        Ok(ImageFormat::WebP) => Kind::WebP,
+        _ => return Err(refused(NOT_AN_IMAGE)),
+    };
+    if contains_markup(bytes) {
+        return Err(refused(MARKUP));
+    }
+
+    // Structure: where the image ends, and what the container says about animation.
+    let mut gif = None;
+    let mut webp_lossy = false;
+    match kind {
+        Kind::Jpeg => {
+            jpeg_segments(bytes)?;
+        }
+        Kind::Png => {
+            if png_chunks(bytes)?.animated {
+                return Err(refused(ANIMATED_NOT_GIF));
+            }
+        }
+        Kind::Gif => gif = Some(gif_layout(bytes)?),
+        Kind::WebP => {
+            let layout = webp_layout(bytes)?;
+            if layout.animated {
+                return Err(refused(ANIMATED_NOT_GIF));
+            }
+            webp_lossy = layout.lossy;
+        }
+    }
+
+    // Bombs: the header's dimensions, before any pixel is decoded.
+    let (width, height) = header_dimensions(bytes)?;
+    check_dimensions(width, height, MAX_PIXELS)?;
+
+    let processed = match (kind, gif) {
+        (Kind::Gif, Some(layout)) => reencode_gif(bytes, &layout, width, height)?,
+        _ => {
+            let image = decode_still(bytes, kind)?;
+            reencode_still(&image, kind, webp_lossy)?
+        }
+    };
+    Ok(processed)
+}
+
+/// The dimensions as the header states them, without decoding the image.
+fn header_dimensions(bytes: &[u8]) -> Result<(u32, u32), UploadError> {
+    let mut reader = ImageReader::new(Cursor::new(bytes))
+        .with_guessed_format()
+        .map_err(|_| refused(DAMAGED))?;
+    // No side limits here: they would fail with a less helpful message than ours.
+    let mut limits = Limits::default();
+    limits.max_alloc = Some(MAX_ALLOC);
+    reader.limits(limits);
+    reader.into_dimensions().map_err(decode_error)
+}
+
+fn check_dimensions(width: u32, height: u32, max_pixels: u64) -> Result<(), UploadError> {
+    if width == 0 || height == 0 {
+        return Err(refused(DAMAGED));
+    }
+    if width > MAX_SIDE || height > MAX_SIDE || u64::from(width) * u64::from(height) > max_pixels {
+        return Err(UploadError::Refused(format!(
+            "The image is {width} × {height} pixels; images can be at most {} megapixels and \
+             12,000 pixels on a side. Resize it and upload it again.",
+            max_pixels / 1_000_000
+        )));
+    }
+    Ok(())
+}
+
+/// What decoders are allowed; a lying header fails here instead of allocating.
+fn decode_limits() -> Limits {
+    let mut limits = Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(MAX_ALLOC);
+    limits
+}
+
+fn decode_error(error: ImageError) -> UploadError {
+    match error {
+        ImageError::Limits(_) => refused(TOO_BIG_TO_DECODE),
+        _ => refused(DAMAGED),
+    }
+}
+
+fn encode_error(error: impl fmt::Display) -> UploadError {
+    tracing::warn!(error = %error, "re-encoding an uploaded image failed");
+    refused(NOT_PROCESSED)
+}
+
+/// Decodes a still image with limits and applies its EXIF orientation.
+fn decode_still(bytes: &[u8], kind: Kind) -> Result<DynamicImage, UploadError> {
+    let mut reader = ImageReader::with_format(Cursor::new(bytes), kind.format());
+    reader.limits(decode_limits());
+    let mut decoder = reader.into_decoder().map_err(decode_error)?;
+    let orientation = decoder.orientation().unwrap_or(Orientation::NoTransforms);
+    let mut image = DynamicImage::from_decoder(decoder).map_err(decode_error)?;
+    image.apply_orientation(orientation);
+    Ok(image)
+}
+
+fn reencode_still(
+    image: &DynamicImage,
+    kind: Kind,
+    webp_lossy: bool,
+) -> Result<Processed, UploadError> {
+    let (width, height) = (image.width(), image.height());
+    let bytes = match kind {
+        Kind::Jpeg => {
+            let (pixels, color) = match image {
+                DynamicImage::ImageLuma8(_) | DynamicImage::ImageLumaA8(_) => {
+                    (image.to_luma8().into_raw(), ExtendedColorType::L8)
+                }
+                _ => (image.to_rgb8().into_raw(), ExtendedColorType::Rgb8),
+            };
+            encode_lossy(JPEG_QUALITY as f32, |quality| {
+                let mut out = Vec::new();
+                JpegEncoder::new_with_quality(&mut out, quality as u8)
+                    .write_image(&pixels, width, height, color)
+                    .map_err(encode_error)?;
+                Ok(out)
+            })?
+        }
+        Kind::Png => {
+            let mut out = Vec::new();
+            let result = match image {
+                DynamicImage::ImageLuma8(_)
+                | DynamicImage::ImageLumaA8(_)
+                | DynamicImage::ImageRgb8(_)
+                | DynamicImage::ImageRgba8(_)
+                | DynamicImage::ImageLuma16(_)
+                | DynamicImage::ImageLumaA16(_)
+                | DynamicImage::ImageRgb16(_)
+                | DynamicImage::ImageRgba16(_) => {
+                    image.write_with_encoder(PngEncoder::new(&mut out))
+                }
+                _ => DynamicImage::ImageRgba8(image.to_rgba8())
+                    .write_with_encoder(PngEncoder::new(&mut out)),
+            };
+            result.map_err(encode_error)?;
+            lossless_clean(out)?
+        }
+        Kind::WebP => {
+            let has_alpha = image.color().has_alpha();
+            let pixels = if has_alpha {
+                image.to_rgba8().into_raw()
+            } else {
+                image.to_rgb8().into_raw()
+            };
+            let encoder = if has_alpha {
+                webp::Encoder::from_rgba(&pixels, width, height)
+            } else {
+                webp::Encoder::from_rgb(&pixels, width, height)
+            };
+            let encode = |lossless: bool, quality: f32| {
+                let mut config = webp::WebPConfig::new()
+                    .map_err(|()| encode_error("libwebp has no default configuration"))?;
+                config.lossless = i32::from(lossless);
+                config.quality = quality;
+                encoder
+                    .encode_advanced(&config)
+                    .map(|memory| memory.to_vec())
+                    .map_err(|e| encode_error(format!("{e:?}")))
+            };
+            if webp_lossy {
+                encode_lossy(WEBP_QUALITY, |quality| encode(false, quality))?
+            } else {
+                lossless_clean(encode(true, 75.0)?)?
+            }
+        }
+        Kind::Gif => return Err(encode_error("GIFs are re-encoded frame by frame")),
+    };
+    Ok(Processed {
+        bytes,
+        extension: kind.extension(),
+        content_type: content_type_for(kind.extension()).unwrap_or("application/octet-stream"),
+        width,
+        height,
+    })
+}
+
+/// Encodes at `quality`, a notch lower if the output happens to contain markup.
+fn encode_lossy(
+    quality: f32,
+    encode: impl Fn(f32) -> Result<Vec<u8>, UploadError>,
+) -> Result<Vec<u8>, UploadError> {
+    for step in 0..3u8 {
+        let out = encode(quality - f32::from(step))?;
+        if !contains_markup(&out) {
+            return Ok(out);
+        }
+    }
+    Err(refused(MARKUP))
+}
+
+/// A lossless encoding reproduces what the uploader chose; refuse it if that spells markup.
+fn lossless_clean(out: Vec<u8>) -> Result<Vec<u8>, UploadError> {
+    if contains_markup(&out) {
+        Err(refused(MARKUP))
+    } else {
+        Ok(out)
+    }
+}
+
+/// Re-encodes every frame of a GIF (already walked by [`gif_layout`]).
+fn reencode_gif(
+    bytes: &[u8],
+    layout: &GifLayout,
+    width: u32,
+    height: u32,
+) -> Result<Processed, UploadError> {
+    let canvas = u64::from(width) * u64::from(height);
+    check_dimensions(width, height, GIF_MAX_FRAME_PIXELS)?;
+    if layout.frames > GIF_MAX_FRAMES {
+        return Err(UploadError::Refused(format!(
+            "The GIF has {} frames; at most {GIF_MAX_FRAMES} are allowed. Shorten it and upload it again.",
+            layout.frames
+        )));
+    }
+    if canvas * layout.frames as u64 > GIF_MAX_TOTAL_PIXELS {
+        return Err(refused(
+            "The animated GIF is too large: it has too many frames for its size. \
+             Make it smaller or shorter and upload it again.",
+        ));
+    }
+
+    let mut decoder = GifDecoder::new(Cursor::new(bytes)).map_err(decode_error)?;
+    decoder.set_limits(decode_limits()).map_err(decode_error)?;
+    let mut out = Vec::new();
+    {
+        let mut encoder = GifEncoder::new_with_speed(&mut out, 10);
+        if layout.frames > 1 {
+            // No NETSCAPE2.0 block: the GIF plays once, and so does the copy.
+            if let Some(loops) = layout.loop_count {
+                let repeat = if loops == 0 {
+                    Repeat::Infinite
+                } else {
+                    Repeat::Finite(loops)
+                };
+                encoder.set_repeat(repeat).map_err(encode_error)?;
+            }
+        }
+        for (index, frame) in decoder.into_frames().enumerate() {
+            // The decoder's own count, in case it reads the blocks differently from our walk.
+            if index >= GIF_MAX_FRAMES {
+                return Err(refused(DAMAGED));
+            }
+            let frame = frame.map_err(decode_error)?;
+            encoder.encode_frame(frame).map_err(encode_error)?;
+        }
+    }
+    let bytes = lossless_clean(out)?;
+    if gif_layout(&bytes).map(|l| l.frames).unwrap_or(0) == 0 {
+        return Err(refused(DAMAGED));
+    }
+    Ok(Processed {
+        bytes,
+        extension: "gif",
+        content_type: "image/gif",
+        width,
+        height,
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Markup
+
+const MARKUP_TAGS: &[&[u8]] = &[
+    b"<script",
+    b"<html",
+    b"<svg",
+    b"<?php",
+    b"<!doctype",
+    b"<iframe",
+    b"<body",
+];
+
+/// Whether `bytes` contain, in any case, one of [`MARKUP_TAGS`] followed by whitespace, `/`,
+/// `>` or the end of the data.
+fn contains_markup(bytes: &[u8]) -> bool {
+    bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'<'
+            && MARKUP_TAGS.iter().any(|tag| {
+                let end = i + tag.len();
+                end <= bytes.len()
+                    && bytes[i..end].eq_ignore_ascii_case(tag)
+                    && bytes.get(end).is_none_or(|&next| {
+                        matches!(next, b' ' | b'\t' | b'\n' | b'\r' | 0x0c | b'/' | b'>')
+                    })
+            })
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Container walks
+
+fn be16(bytes: &[u8], at: usize) -> Option<usize> {
+    Some(usize::from(u16::from_be_bytes(
+        bytes.get(at..at + 2)?.try_into().ok()?,
+    )))
+}
+
+fn le16(bytes: &[u8], at: usize) -> Option<u16> {
+    Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?))
+}
+
+fn be32(bytes: &[u8], at: usize) -> Option<usize> {
+    usize::try_from(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?)).ok()
+}
+
+fn le32(bytes: &[u8], at: usize) -> Option<usize> {
+    usize::try_from(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?)).ok()
+}
+
+/// The file must end where the image ends.
+fn ends_at(bytes: &[u8], end: usize) -> Result<(), UploadError> {
+    if end == bytes.len() {
+        Ok(())
+    } else {
+        Err(refused(EXTRA_DATA))
+    }
+}
+
+/// The markers of a JPEG's segments, SOI and EOI included, in order. Errors if the structure
+/// is broken or anything follows the EOI.
+fn jpeg_segments(bytes: &[u8]) -> Result<Vec<u8>, UploadError> {
+    let damaged = || refused(DAMAGED);
+    if !bytes.starts_with(&[0xFF, 0xD8]) {
+        return Err(damaged());
+    }
+    let mut markers = vec![0xD8];
+    let mut i = 2;
+    loop {
+        if *bytes.get(i).ok_or_else(damaged)? != 0xFF {
+            return Err(damaged());
+        }
+        // Any number of fill bytes may precede a marker.
+        while bytes.get(i) == Some(&0xFF) {
+            i += 1;
+        }
+        let marker = *bytes.get(i).ok_or_else(damaged)?;
+        i += 1;
+        markers.push(marker);
+        match marker {
+            0xD9 => {
+                ends_at(bytes, i)?;
+                return Ok(markers);
+            }
+            0x00 | 0xD8 => return Err(damaged()),
+            // Stand-alone markers: TEM, RST0-7.
+            0x01 | 0xD0..=0xD7 => {}
+            _ => {
+                let length = be16(bytes, i).ok_or_else(damaged)?;
+                if length < 2 || i + length > bytes.len() {
+                    return Err(damaged());
+                }
+                i += length;
+                if marker == 0xDA {
+                    // Entropy-coded data runs to the next marker that is not a stuffed byte,
+                    // a restart marker or fill.
+                    loop {
+                        let ff = i + bytes
+                            .get(i..)
+                            .and_then(|rest| rest.iter().position(|&b| b == 0xFF))
+                            .ok_or_else(damaged)?;
+                        match *bytes.get(ff + 1).ok_or_else(damaged)? {
+                            0x00 | 0xD0..=0xD7 => i = ff + 2,
+                            0xFF => i = ff + 1,
+                            _ => {
+                                i = ff;
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+struct PngLayout {
+    animated: bool,
+    chunks: Vec<[u8; 4]>,
+}
+
+/// Walks a PNG's chunks to `IEND`, which must end the file.
+fn png_chunks(bytes: &[u8]) -> Result<PngLayout, UploadError> {
+    let damaged = || refused(DAMAGED);
+    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+    if !bytes.starts_with(SIGNATURE) {
+        return Err(damaged());
+    }
+    let mut layout = PngLayout {
+        animated: false,
+        chunks: Vec::new(),
+    };
+    let mut i = SIGNATURE.len();
+    loop {
+        let length = be32(bytes, i).ok_or_else(damaged)?;
+        let kind: [u8; 4] = bytes
+            .get(i + 4..i + 8)
+            .and_then(|k| k.try_into().ok())
+            .ok_or_else(damaged)?;
+        if length > 0x7FFF_FFFF || (layout.chunks.is_empty() && &kind != b"IHDR") {
+            return Err(damaged());
+        }
+        let end = i + 12 + length;
+        if end > bytes.len() {
+            return Err(damaged());
+        }
+        layout.chunks.push(kind);
+        match &kind {
+            b"acTL" => layout.animated = true,
+            b"IEND" => {
+                ends_at(bytes, end)?;
+                return Ok(layout);
+            }
+            _ => {}
+        }
+        i = end;
+    }
+}
+
+struct GifLayout {
+    frames: usize,
+    /// From a NETSCAPE2.0 block: 0 loops forever; none plays once.
+    loop_count: Option<u16>,
+}
+
+/// Walks a GIF's blocks to the trailer, which must be the last byte.
+fn gif_layout(bytes: &[u8]) -> Result<GifLayout, UploadError> {
+    let damaged = || refused(DAMAGED);
+    if !(bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a")) {
+        return Err(damaged());
+    }
+    let packed = *bytes.get(10).ok_or_else(damaged)?;
+    let mut i = 13;
+    if packed & 0x80 != 0 {
+        i += 3 << ((packed & 7) + 1);
+    }
+    let mut layout = GifLayout {
+        frames: 0,
+        loop_count: None,
+    };
+    // Skips a run of data sub-blocks up to their terminator; returns where the first one's
+    // content starts and its size.
+    let skip_sub_blocks = |i: &mut usize| -> Result<Option<(usize, usize)>, UploadError> {
+        let mut first = None;
+        loop {
+            let size = usize::from(*bytes.get(*i).ok_or_else(damaged)?);
+            *i += 1;
+            if size == 0 {
+                return Ok(first);
+            }
+            if *i + size > bytes.len() {
+                return Err(damaged());
+            }
+            first.get_or_insert((*i, size));
+            *i += size;
+        }
+    };
+    loop {
+        match *bytes.get(i).ok_or_else(damaged)? {
+            0x3B => {
+                ends_at(bytes, i + 1)?;
+                if layout.frames == 0 {
+                    return Err(damaged());
+                }
+                return Ok(layout);
+            }
+            0x21 => {
+                let label = *bytes.get(i + 1).ok_or_else(damaged)?;
+                i += 2;
+                if label == 0xFF {
+                    // Application extension: an identifier block, then (for looping) 1 + u16.
+                    if let Some(id) = first_sub_block(bytes, &mut i)? {
+                        let next = skip_sub_blocks(&mut i)?;
+                        if matches!(id, b"NETSCAPE2.0" | b"ANIMEXTS1.0")
+                            && let Some((at, 3)) = next
+                            && bytes[at] == 1
+                        {
+                            layout.loop_count = le16(bytes, at + 1);
+                        }
+                    }
+                } else {
+                    skip_sub_blocks(&mut i)?;
+                }
+            }
+            0x2C => {
+                let width = le16(bytes, i + 5).ok_or_else(damaged)?;
+                let height = le16(bytes, i + 7).ok_or_else(damaged)?;
+                let packed = *bytes.get(i + 9).ok_or_else(damaged)?;
+                check_dimensions(u32::from(width), u32::from(height), GIF_MAX_FRAME_PIXELS)?;
+                i += 10;
+                if packed & 0x80 != 0 {
+                    i += 3 << ((packed & 7) + 1);
+                }
+                // LZW minimum code size, then the image data.
+                i += 1;
+                skip_sub_blocks(&mut i)?;
+                layout.frames += 1;
+            }
+            _ => return Err(damaged()),
+        }
+    }
+}
+
+/// Reads the data sub-block at `i` and moves past it; `None` (having consumed it) if it is the
+/// terminator.
+fn first_sub_block<'a>(bytes: &'a [u8], i: &mut usize) -> Result<Option<&'a [u8]>, UploadError> {
+    let size = usize::from(*bytes.get(*i).ok_or_else(|| refused(DAMAGED))?);
+    *i += 1;
+    if size == 0 {
+        return Ok(None);
+    }
+    let block = bytes.get(*i..*i + size).ok_or_else(|| refused(DAMAGED))?;
+    *i += size;
+    Ok(Some(block))
+}
+
+struct WebPLayout {
+    lossy: bool,
+    animated: bool,
+    chunks: Vec<[u8; 4]>,
+}
+
+/// Walks a WebP's RIFF chunks; the RIFF size must match the file.
+fn webp_layout(bytes: &[u8]) -> Result<WebPLayout, UploadError> {
+    let damaged = || refused(DAMAGED);
+    if bytes.get(0..4) != Some(b"RIFF") || bytes.get(8..12) != Some(b"WEBP") {
+        return Err(damaged());
+    }
+    let riff_end = le32(bytes, 4)
+        .and_then(|size| size.checked_add(8))
+        .ok_or_else(damaged)?;
+    if riff_end > bytes.len() {
+        return Err(damaged());
+    }
+    ends_at(bytes, riff_end)?;
+    let mut layout = WebPLayout {
+        lossy: false,
+        animated: false,
+        chunks: Vec::new(),
+    };
+    let mut lossless = false;
+    let mut i = 12;
+    while i < riff_end {
+        let kind: [u8; 4] = bytes
+            .get(i..i + 4)
+            .and_then(|k| k.try_into().ok())
+            .ok_or_else(damaged)?;
+        let size = le32(bytes, i + 4).ok_or_else(damaged)?;
+        let data_end = (i + 8).checked_add(size).ok_or_else(damaged)?;
+        if data_end > riff_end {
+            return Err(damaged());
+        }
+        match &kind {
+            b"VP8 " => layout.lossy = true,
+            b"VP8L" => lossless = true,
+            b"VP8X" => layout.animated |= bytes.get(i + 8).is_some_and(|f| f & 0x02 != 0),
+            b"ANIM" | b"ANMF" => layout.animated = true,
+            _ => {}
+        }
+        layout.chunks.push(kind);
+        // Chunks are padded to an even size; tolerate a missing pad after the last one.
+        i = (data_end + (size & 1)).min(riff_end);
+    }
+    if !(layout.lossy || lossless || layout.animated) {
+        return Err(damaged());
+    }
+    Ok(layout)
+}
+
+// ---------------------------------------------------------------------------------------
+// Storage and serving
+
+/// Writes a processed image under `dir` (created if missing) as `{first 20 hex digits of its
+/// SHA-256}.{extension}` and returns its public URL, `/uploads/{name}`. The file appears
+/// atomically (written to a hidden temporary file in `dir`, then renamed); the same image
+/// uploaded again reuses the file. Blocking I/O: call it from `spawn_blocking`.
+pub fn store(dir: &Path, image: &Processed) -> std::io::Result<String> {
+    std::fs::create_dir_all(dir)?;
+    let digest = Sha256::digest(&image.bytes);
+    let hex: String = digest[..10].iter().map(|b| format!("{b:02x}")).collect();
+    let name = format!("{hex}.{}", image.extension);
+    let path = dir.join(&name);
+    let url = format!("/uploads/{name}");
+    if std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() == image.bytes.len() as u64) {
+        return Ok(url);
+    }
+    let temp = dir.join(format!(".{name}.{:016x}.tmp", rand::random::<u64>()));
+    let written = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        file.write_all(&image.bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, &path)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temp);
+        return Err(e);
+    }
+    Ok(url)
+}
+
+/// The content type for a stored file's name, if the name is one `store` could have made:
+/// `^[0-9a-f]{20}\.(jpg|png|gif|webp)$`.
+fn stored_name_type(name: &str) -> Option<&'static str> {
+    let (stem, extension) = name.split_once('.')?;
+    let hex = stem.len() == 20 && stem.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    hex.then(|| content_type_for(extension)).flatten()
+}
+
+/// `GET`/`HEAD /uploads/{name}`: the files [`store`] wrote in `dir`, cached forever. Anything
+/// that is not such a file is rejected as not found, so the site's 404 page answers.
+pub fn routes(dir: PathBuf) -> BoxedFilter<(Response,)> {
+    let dir = Arc::new(dir);
+    warp::path("uploads")
+        .and(warp::path::param::<String>())
+        .and(warp::path::end())
+        .and(warp::get().or(warp::head()).unify())
+        .and(warp::method())
+        .and(warp::path::full())
+        .and_then(
+            move |name: String, method: Method, full: warp::path::FullPath| {
+                let dir = dir.clone();
+                async move {
+                    // `path::end` also matches `/uploads/{name}/`: leave that to the static site.
+                    if full.as_str().ends_with('/') {
+                        return Err(warp::reject::not_found());
+                    }
+                    serve(&dir, &name, method == Method::HEAD).await
+                }
+            },
+        )
+        .boxed()
+}
+
+async fn serve(dir: &Path, name: &str, head: bool) -> Result<Response, Rejection> {
+    let content_type = stored_name_type(name).ok_or_else(warp::reject::not_found)?;
+    let path = dir.join(name);
+    let internal = |e: std::io::Error| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            warp::reject::not_found()
+        } else {
+            warp::reject::custom(crate::error::ApiError::Internal(anyhow::anyhow!(
+                "reading {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    let meta = tokio::fs::metadata(&path).await.map_err(internal)?;
+    if !meta.is_file() {
+        return Err(warp::reject::not_found());
+    }
+    let (length, body) = if head {
+        (meta.len(), Bytes::new())
+    } else {
+        let bytes = tokio::fs::read(&path).await.map_err(internal)?;
+        (bytes.len() as u64, Bytes::from(bytes))
+    };
+    HttpResponse::builder()
+        .status(StatusCode::OK)
+        .header(header::CONTENT_TYPE, content_type)
+        .header(header::CONTENT_LENGTH, length)
+        .header(header::CACHE_CONTROL, "public, max-age=31536000, immutable")
+        .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
+        .body(body.into())
+        .map_err(|e| {
+            warp::reject::custom(crate::error::ApiError::Internal(anyhow::anyhow!(
+                "building an upload response: {e}"
+            )))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use image::codecs::webp::WebPEncoder;
+    use image::{Delay, Frame, Rgb, RgbImage, Rgba, RgbaImage};
+
+    use super::*;
+
+    // -- Corpus, built in code ------------------------------------------------------------
+
+    fn picture(width: u32, height: u32) -> RgbImage {
+        RgbImage::from_fn(width, height, |x, y| {
+            Rgb([(x * 255 / width) as u8, (y * 255 / height) as u8, 120])
+        })
+    }
+
+    fn jpeg(width: u32, height: u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        JpegEncoder::new_with_quality(&mut out, 85)
+            .encode_image(&picture(width, height))
+            .unwrap();
+        out
+    }
+
+    fn png(width: u32, height: u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        DynamicImage::ImageRgb8(picture(width, height))
+            .write_with_encoder(PngEncoder::new(&mut out))
+            .unwrap();
+        out
+    }
+
+    fn gif(frames: &[[u8; 4]], repeat: Option<Repeat>) -> Vec<u8> {
+        let mut out = Vec::new();
+        {
+            let mut encoder = GifEncoder::new(&mut out);
+            if let Some(repeat) = repeat {
+                encoder.set_repeat(repeat).unwrap();
+            }
+            for &color in frames {
+                let mut buffer = RgbaImage::from_pixel(16, 12, Rgba(color));
+                buffer.put_pixel(0, 0, Rgba([0, 0, 0, 255]));
+                let delay = Delay::from_numer_denom_ms(200, 1);
+                encoder
+                    .encode_frame(Frame::from_parts(buffer, 0, 0, delay))
+                    .unwrap();
+            }
+        }
+        out
+    }
+
+    fn webp_lossy(width: u32, height: u32) -> Vec<u8> {
+        let rgb = picture(width, height);
+        webp::Encoder::from_rgb(&rgb, width, height)
+            .encode(80.0)
+            .to_vec()
+    }
+
+    fn webp_lossless(width: u32, height: u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        WebPEncoder::new_lossless(&mut out)
+            .write_image(
+                &picture(width, height),
+                width,
+                height,
+                ExtendedColorType::Rgb8,
+            )
+            .unwrap();
+        out
+    }
+
+    /// A GIF of tiny 1×1 frames on a `width` × `height` canvas, written byte by byte.
+    fn hand_made_gif(width: u16, height: u16, frames: usize) -> Vec<u8> {
+        let mut out = b"GIF89a".to_vec();
+        out.extend(width.to_le_bytes());
+        out.extend(height.to_le_bytes());
+        out.extend([0x80, 0, 0]); // a global palette of 2 colours
+        out.extend([0, 0, 0, 255, 255, 255]);
+        for _ in 0..frames {
+            out.extend([0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0]);
+            out.extend([2, 2, 0x44, 0x01, 0]); // LZW: clear, index 0, end
+        }
+        out.push(0x3B);
+        out
+    }
+
+    fn crc32(data: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &byte in data {
+            crc ^= u32::from(byte);
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+
+    fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
+        let mut out = (data.len() as u32).to_be_bytes().to_vec();
+        out.extend(kind);
+        out.extend(data);
+        let mut crc_input = kind.to_vec();
+        crc_input.extend(data);
+        out.extend(crc32(&crc_input).to_be_bytes());
+        out
+    }
+
+    /// A PNG whose IHDR claims `width` × `height` (8-bit RGB), with `idat` as its only data.
+    fn png_claiming(width: u32, height: u32, idat: &[u8]) -> Vec<u8> {
+        let mut ihdr = width.to_be_bytes().to_vec();
+        ihdr.extend(height.to_be_bytes());
+        ihdr.extend([8, 2, 0, 0, 0]);
+        let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+        out.extend(png_chunk(b"IHDR", &ihdr));
+        out.extend(png_chunk(b"IDAT", idat));
+        out.extend(png_chunk(b"IEND", &[]));
+        out
+    }
+
+    /// Inserts a segment right after a JPEG's SOI.
+    fn with_segment(jpeg: &[u8], marker: u8, data: &[u8]) -> Vec<u8> {
+        let mut out = jpeg[..2].to_vec();
+        out.extend([0xFF, marker]);
+        out.extend(((data.len() + 2) as u16).to_be_bytes());
+        out.extend(data);
+        out.extend(&jpeg[2..]);
+        out
+    }
+
+    const GPS_LATITUDE_ENTRY: [u8; 8] = [0x00, 0x02, 0x00, 0x05, 0x00, 0x00, 0x00, 0x03];
+
+    /// An APP1 Exif payload (big-endian TIFF): IFD0 with Orientation and a pointer to a GPS
+    /// IFD holding latitude and longitude.
+    fn exif_with_gps(orientation: u16) -> Vec<u8> {
+        let entry = |tag: u16, kind: u16, count: u32, value: [u8; 4]| {
+            let mut e = tag.to_be_bytes().to_vec();
+            e.extend(kind.to_be_bytes());
+            e.extend(count.to_be_bytes());
+            e.extend(value);
+            e
+        };
+        let gps_ifd: u32 = 8 + 2 + 2 * 12 + 4;
+        let data: u32 = gps_ifd + 2 + 4 * 12 + 4;
+        let mut tiff = b"MM\x00\x2A".to_vec();
+        tiff.extend(8u32.to_be_bytes());
+        tiff.extend(2u16.to_be_bytes());
+        let o = orientation.to_be_bytes();
+        tiff.extend(entry(0x0112, 3, 1, [o[0], o[1], 0, 0]));
+        tiff.extend(entry(0x8825, 4, 1, gps_ifd.to_be_bytes()));
+        tiff.extend(0u32.to_be_bytes());
+        tiff.extend(4u16.to_be_bytes());
+        tiff.extend(entry(0x0001, 2, 2, *b"N\0\0\0"));
+        tiff.extend(entry(0x0002, 5, 3, data.to_be_bytes()));
+        tiff.extend(entry(0x0003, 2, 2, *b"W\0\0\0"));
+        tiff.extend(entry(0x0004, 5, 3, (data + 24).to_be_bytes()));
+        tiff.extend(0u32.to_be_bytes());
+        for (numerator, denominator) in [
+            (38u32, 1u32),
+            (53, 1),
+            (2388, 100),
+            (77, 1),
+            (2, 1),
+            (1234, 100),
+        ] {
+            tiff.extend(numerator.to_be_bytes());
+            tiff.extend(denominator.to_be_bytes());
+        }
+        let mut payload = b"Exif\0\0".to_vec();
+        payload.extend(tiff);
+        payload
+    }
+
+    fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+        haystack.windows(needle.len()).any(|w| w == needle)
+    }
+
+    #[track_caller]
+    fn refused_with(bytes: &[u8], expected: &str) {
+        match process(bytes) {
+            Err(UploadError::Refused(message)) => assert_eq!(message, expected),
+            other => panic!("expected a refusal ({expected}), got {other:?}"),
+        }
+    }
+
+    #[track_caller]
+    fn refused_containing(bytes: &[u8], part: &str) {
+        match process(bytes) {
+            Err(UploadError::Refused(message)) => {
+                assert!(message.contains(part), "{message:?} lacks {part:?}")
+            }
+            other => panic!("expected a refusal mentioning {part:?}, got {other:?}"),
+        }
+    }
+
+    fn decoded(processed: &Processed) -> DynamicImage {
+        image::load_from_memory(&processed.bytes).unwrap()
+    }
+
+    // -- Accepted images --------------------------------------------------------------------
+
+    #[test]
+    fn jpeg_loses_its_gps_exif_and_keeps_its_size() {
+        let input = with_segment(&jpeg(64, 48), 0xE1, &exif_with_gps(1));
+        assert!(contains(&input, b"Exif\0\0MM"));
+        assert!(contains(&input, &[0x88, 0x25]), "the GPSInfo pointer");
+        assert!(contains(&input, &GPS_LATITUDE_ENTRY));
+        assert!(jpeg_segments(&input).unwrap().contains(&0xE1));
+
+        let out = process(&input).unwrap();
+        assert_eq!((out.extension, out.content_type), ("jpg", "image/jpeg"));
+        assert_eq!((out.width, out.height), (64, 48));
+        assert!(!contains(&out.bytes, b"Exif"));
+        assert!(!contains(&out.bytes, &GPS_LATITUDE_ENTRY));
+        let markers = jpeg_segments(&out.bytes).unwrap();
+        assert!(!markers.contains(&0xE1), "no APP1 segment: {markers:x?}");
+        let image = decoded(&out);
+        assert_eq!((image.width(), image.height()), (64, 48));
+    }
+
+    #[test]
+    fn jpeg_orientation_is_applied_before_the_tag_goes() {
+        // Orientation 6: the camera was turned; viewers rotate 90° clockwise.
+        let input = with_segment(&jpeg(40, 20), 0xE1, &exif_with_gps(6));
+        let out = process(&input).unwrap();
+        assert_eq!((out.width, out.height), (20, 40));
+        let image = decoded(&out);
+        assert_eq!((image.width(), image.height()), (20, 40));
+    }
+
+    #[test]
+    fn plain_formats_are_accepted_with_the_right_type() {
+        for (bytes, extension, content_type) in [
+            (jpeg(30, 20), "jpg", "image/jpeg"),
+            (png(30, 20), "png", "image/png"),
+            (webp_lossy(30, 20), "webp", "image/webp"),
+            (webp_lossless(30, 20), "webp", "image/webp"),
+        ] {
+            let out = process(&bytes).unwrap();
+            assert_eq!((out.extension, out.content_type), (extension, content_type));
+            assert_eq!((out.width, out.height), (30, 20));
+            assert_eq!(
+                image::guess_format(&out.bytes).unwrap().extensions_str()[0].replace("jpeg", "jpg"),
+                extension
+            );
+            let image = decoded(&out);
+            assert_eq!((image.width(), image.height()), (30, 20));
+        }
+    }
+
+    #[test]
+    fn webp_stays_lossy_or_lossless() {
+        let lossy = process(&webp_lossy(30, 20)).unwrap();
+        let layout = webp_layout(&lossy.bytes).unwrap();
+        assert!(layout.lossy && !layout.chunks.contains(b"VP8L"));
+        let lossless = process(&webp_lossless(30, 20)).unwrap();
+        let layout = webp_layout(&lossless.bytes).unwrap();
+        assert!(!layout.lossy && layout.chunks.contains(b"VP8L"));
+        // Lossless means the same pixels.
+        assert_eq!(decoded(&lossless).to_rgb8(), picture(30, 20));
+    }
+
+    #[test]
+    fn png_loses_its_text_chunk() {
+        let plain = png(20, 10);
+        let mut input = plain[..33].to_vec(); // signature and IHDR
+        input.extend(png_chunk(
+            b"tEXt",
+            b"Comment\0taken at 38.8977 N, 77.0365 W",
+        ));
+        input.extend(&plain[33..]);
+        assert!(png_chunks(&input).unwrap().chunks.contains(b"tEXt"));
+
+        let out = process(&input).unwrap();
+        assert_eq!((out.extension, out.width, out.height), ("png", 20, 10));
+        let chunks = png_chunks(&out.bytes).unwrap().chunks;
+        assert_eq!(chunks, [*b"IHDR", *b"IDAT", *b"IEND"]);
+        assert!(!contains(&out.bytes, b"38.8977"));
+        assert_eq!(decoded(&out).to_rgb8(), picture(20, 10));
+    }
+
+    #[test]
+    fn still_gif_is_accepted() {
+        let out = process(&gif(&[[200, 30, 30, 255]], None)).unwrap();
+        assert_eq!((out.extension, out.content_type), ("gif", "image/gif"));
+        assert_eq!((out.width, out.height), (16, 12));
+        let layout = gif_layout(&out.bytes).unwrap();
+        assert_eq!((layout.frames, layout.loop_count), (1, None));
+    }
+
+    #[test]
+    fn animated_gif_stays_animated() {
+        let colors = [[200, 30, 30, 255], [30, 200, 30, 255], [30, 30, 200, 255]];
+        let input = gif(&colors, Some(Repeat::Infinite));
+        let out = process(&input).unwrap();
+        assert_eq!((out.extension, out.width, out.height), ("gif", 16, 12));
+        let layout = gif_layout(&out.bytes).unwrap();
+        assert_eq!((layout.frames, layout.loop_count), (3, Some(0)));
+        let frames = GifDecoder::new(Cursor::new(&out.bytes))
+            .unwrap()
+            .into_frames()
+            .collect_frames()
+            .unwrap();
+        assert_eq!(frames.len(), 3);
+        for (frame, color) in frames.iter().zip(colors) {
+            assert_eq!(frame.delay().numer_denom_ms(), (200, 1));
+            assert_eq!(frame.buffer().get_pixel(5, 5), &Rgba(color));
+        }
+
+        // A GIF that plays three times still does.
+        let out = process(&gif(&colors, Some(Repeat::Finite(3)))).unwrap();
+        assert_eq!(gif_layout(&out.bytes).unwrap().loop_count, Some(3));
+    }
+
+    #[test]
+    fn bytes_decide_not_the_name() {
+        // The upload's file name never reaches `process`: a PNG called "photo.jpg" is a PNG,
+        // and a page called "photo.png" is a page.
+        let out = process(&png(8, 8)).unwrap();
+        assert_eq!(out.extension, "png");
+        refused_with(
+            b"<!DOCTYPE html><html><body><script>alert(1)</script></body></html>",
+            NOT_AN_IMAGE,
+        );
+    }
+
+    #[test]
+    fn ff_d9_inside_a_segment_is_not_the_end() {
+        let input = with_segment(&jpeg(16, 16), 0xFE, b"a comment with \xFF\xD9 inside");
+        let out = process(&input).unwrap();
+        assert!(!jpeg_segments(&out.bytes).unwrap().contains(&0xFE));
+    }
+
+    // -- Not images ---------------------------------------------------------------------
+
+    #[test]
+    fn other_files_are_refused() {
+        for bytes in [
+            &b"<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>"[..],
+            b"<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+            b"<html><body>Hello</body></html>",
+            b"%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF",
+            b"Just some plain text, no picture here.",
+            b"BM\x36\x00\x00\x00\x00\x00\x00\x00\x36\x00\x00\x00\x28\x00\x00\x00",
+            b"II*\x00\x08\x00\x00\x00\x00\x00",
+            b"\x00",
+        ] {
+            refused_with(bytes, NOT_AN_IMAGE);
+        }
+        refused_with(b"", EMPTY);
+    }
+
+    // -- Polyglots ------------------------------------------------------------------------
+
+    #[test]
+    fn markup_anywhere_is_refused() {
+        let mut with_script = jpeg(16, 16);
+        with_script.extend(b"<script>alert(1)</script>");
+        refused_with(&with_script, MARKUP);
+
+        let with_comment = with_segment(&jpeg(16, 16), 0xFE, b"<html><body>hi</body></html>");
+        refused_with(&with_comment, MARKUP);
+
+        let plain = png(8, 8);
+        let mut with_text = plain[..33].to_vec();
+        with_text.extend(png_chunk(b"tEXt", b"Comment\0<?php system($_GET['c']); ?>"));
+        with_text.extend(&plain[33..]);
+        refused_with(&with_text, MARKUP);
+    }
+
+    #[test]
+    fn markup_search_is_case_insensitive_and_needs_a_tag_end() {
+        for hit in [
+            &b"xx<ScRiPt>"[..],
+            b"<SVG xmlns",
+            b"<svg/onload=alert(1)>",
+            b"<!DocType html>",
+            b"<iframe\tsrc=x>",
+            b"<?php\n",
+            b"<body>",
+            b"...<html",
+        ] {
+            assert!(contains_markup(hit), "{}", String::from_utf8_lossy(hit));
+        }
+        for miss in [
+            &b"<svgx"[..],
+            b"<scripted",
+            b"<htm",
+            b"svg>",
+            b"<bodyguard>",
+        ] {
+            assert!(!contains_markup(miss), "{}", String::from_utf8_lossy(miss));
+        }
+    }
+
+    #[test]
+    fn data_after_the_end_is_refused() {
+        let zip = b"PK\x03\x04\x14\x00\x00\x00\x08\x00 a jar or zip";
+
+        let mut jpeg_zip = jpeg(16, 16);
+        jpeg_zip.extend(zip);
+        refused_with(&jpeg_zip, EXTRA_DATA);
+
+        // GIFAR-like: a GIF with script (or a jar) after the trailer.
+        let mut gifar = gif(&[[1, 2, 3, 255]], None);
+        gifar.extend(b"\n*/=1;alert(document.domain);//");
+        refused_with(&gifar, EXTRA_DATA);
+        let mut gif_zip = gif(&[[1, 2, 3, 255]], None);
+        gif_zip.extend(zip);
+        refused_with(&gif_zip, EXTRA_DATA);
+
+        let mut png_after_iend = png(8, 8);
+        png_after_iend.extend(b"hidden payload after IEND");
+        refused_with(&png_after_iend, EXTRA_DATA);
+
+        let mut webp_longer = webp_lossy(8, 8);
+        webp_longer.extend(zip);
+        refused_with(&webp_longer, EXTRA_DATA);
+
+        let mut jpeg_padding = jpeg(16, 16);
+        jpeg_padding.push(0);
+        refused_with(&jpeg_padding, EXTRA_DATA);
+    }
+
+    #[test]
+    fn animated_png_and_webp_are_refused() {
+        let plain = png(8, 8);
+        let mut apng = plain[..33].to_vec();
+        apng.extend(png_chunk(b"acTL", &[0, 0, 0, 1, 0, 0, 0, 0]));
+        apng.extend(&plain[33..]);
+        refused_with(&apng, ANIMATED_NOT_GIF);
+
+        let red = RgbaImage::from_pixel(8, 8, Rgba([255, 0, 0, 255]));
+        let blue = RgbaImage::from_pixel(8, 8, Rgba([0, 0, 255, 255]));
+        let config = webp::WebPConfig::new().unwrap();
+        let mut encoder = webp::AnimEncoder::new(8, 8, &config);
+        encoder.add_frame(webp::AnimFrame::from_rgba(&red, 8, 8, 0));
+        encoder.add_frame(webp::AnimFrame::from_rgba(&blue, 8, 8, 100));
+        let animated = encoder.try_encode().unwrap().to_vec();
+        assert!(webp_layout(&animated).unwrap().chunks.contains(b"ANMF"));
+        refused_with(&animated, ANIMATED_NOT_GIF);
+    }
+
+    // -- Damaged --------------------------------------------------------------------------
+
+    #[test]
+    fn truncated_images_are_refused() {
+        for whole in [
+            jpeg(32, 32),
+            png(32, 32),
+            gif(&[[1, 2, 3, 255], [4, 5, 6, 255]], None),
+            webp_lossy(32, 32),
+        ] {
+            refused_with(&whole[..whole.len() / 2], DAMAGED);
+            refused_with(&whole[..whole.len() - 1], DAMAGED);
+        }
+    }
+
+    #[test]
+    fn corrupt_data_is_refused() {
+        let garbage: Vec<u8> = (0..400u32).map(|i| (i * 37 % 251) as u8).collect();
+
+        // A valid header, then garbage: the container walk fails.
+        let mut png_garbage = png(32, 32)[..33].to_vec();
+        png_garbage.extend(&garbage);
+        refused_with(&png_garbage, DAMAGED);
+        let mut jpeg_garbage = jpeg(32, 32)[..20].to_vec(); // SOI and APP0
+        jpeg_garbage.extend(&garbage);
+        refused_with(&jpeg_garbage, DAMAGED);
+
+        // A well-formed container whose image data is garbage: the decoder fails.
+        refused_with(&png_claiming(10, 10, &garbage), DAMAGED);
+        let mut gif_garbage = hand_made_gif(4, 4, 1);
+        let at = gif_garbage.len() - 6;
+        gif_garbage[at] = 15; // an LZW code size no GIF can have
+        refused_with(&gif_garbage, DAMAGED);
+        let mut riff = b"RIFF".to_vec();
+        riff.extend(20u32.to_le_bytes());
+        riff.extend(b"WEBPVP8 ");
+        riff.extend(8u32.to_le_bytes());
+        riff.extend(&garbage[..8]);
+        refused_with(&riff, DAMAGED);
+    }
+
+    // -- Bombs ----------------------------------------------------------------------------
+
+    #[test]
+    fn decompression_bomb_is_refused_from_the_header() {
+        let empty_zlib = [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01];
+        let bomb = png_claiming(50_000, 50_000, &empty_zlib);
+        assert!(bomb.len() < 100);
+        let started = Instant::now();
+        refused_containing(&bomb, "50000 × 50000 pixels");
+        assert!(
+            started.elapsed() < Duration::from_millis(250),
+            "{:?}",
+            started.elapsed()
+        );
+
+        // Each side under the limit, but too many pixels.
+        refused_containing(
+            &png_claiming(7_000, 7_000, &empty_zlib),
+            "at most 40 megapixels",
+        );
+        // Few pixels, but one side too long.
+        refused_containing(
+            &png_claiming(20_000, 1, &empty_zlib),
+            "12,000 pixels on a side",
+        );
+    }
+
+    #[test]
+    fn jpeg_bomb_is_refused_from_the_header() {
+        let mut bomb = jpeg(16, 16);
+        let sof = bomb.windows(2).position(|w| w == [0xFF, 0xC0]).unwrap();
+        bomb[sof + 5..sof + 9].copy_from_slice(&[0xEA, 0x60, 0xEA, 0x60]); // 60000 × 60000
+        let started = Instant::now();
+        refused_containing(&bomb, "60000 × 60000 pixels");
+        assert!(started.elapsed() < Duration::from_millis(250));
+    }
+
+    #[test]
+    fn gif_animations_are_bounded() {
+        // The hand-made GIF is valid, and accepted when small.
+        let out = process(&hand_made_gif(4, 4, 3)).unwrap();
+        assert_eq!(gif_layout(&out.bytes).unwrap().frames, 3);
+
+        let started = Instant::now();
+        refused_containing(&hand_made_gif(4, 4, 501), "501 frames");
+        // 101 frames of a 1000 × 1000 canvas: over 100 megapixels in all.
+        refused_containing(
+            &hand_made_gif(1000, 1000, 101),
+            "too many frames for its size",
+        );
+        // One frame, but larger than the GIF decoder's budget.
+        refused_containing(&hand_made_gif(4000, 4000, 1), "at most 12 megapixels");
+        assert!(started.elapsed() < Duration::from_millis(250));
+    }
+
+    #[test]
+    fn over_five_megabytes_is_too_large() {
+        let mut big = png(8, 8);
+        big.resize(MAX_BYTES + 1, 0);
+        let error = process(&big).unwrap_err();
+        assert!(matches!(error, UploadError::TooLarge));
+        assert_eq!(error.to_string(), "Image must be less than 5MB");
+        // Exactly the limit is not too large (here: refused for what follows the IEND).
+        big.truncate(MAX_BYTES);
+        refused_with(&big, EXTRA_DATA);
+    }
+
+    // -- Storage --------------------------------------------------------------------------
+
+    fn file_names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn store_names_files_by_content_and_reuses_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("uploads");
+        let image = process(&png(12, 12)).unwrap();
+
+        let url = store(&dir, &image).unwrap();
+        let name = url.strip_prefix("/uploads/").unwrap();
+        assert_eq!(stored_name_type(name), Some("image/png"));
+        let digest = Sha256::digest(&image.bytes);
+        assert!(name.starts_with(&format!("{:02x}{:02x}", digest[0], digest[1])));
+        assert_eq!(std::fs::read(dir.join(name)).unwrap(), image.bytes);
+
+        assert_eq!(store(&dir, &image).unwrap(), url);
+        assert_eq!(file_names(&dir), [name]);
+
+        let other = process(&jpeg(12, 12)).unwrap();
+        let other_url = store(&dir, &other).unwrap();
+        assert!(other_url.ends_with(".jpg"));
+        assert_eq!(file_names(&dir).len(), 2);
+    }
+
+    // -- Serving --------------------------------------------------------------------------
+
+    #[tokio::test]
+    async fn routes_serve_stored_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let image = process(&gif(&[[9, 9, 9, 255]], None)).unwrap();
+        let url = store(tmp.path(), &image).unwrap();
+        let filter = routes(tmp.path().to_path_buf());
+
+        let res = warp::test::request().path(&url).reply(&filter).await;
+        assert_eq!(res.status(), StatusCode::OK);
+        let headers = res.headers();
+        assert_eq!(headers["content-type"], "image/gif");
+        assert_eq!(
+            headers["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
+        assert_eq!(headers["x-content-type-options"], "nosniff");
+        assert_eq!(headers["content-length"], image.bytes.len().to_string());
+        assert_eq!(res.body().as_ref(), image.bytes);
+
+        let res = warp::test::request()
+            .method("HEAD")
+            .path(&url)
+            .reply(&filter)
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+        assert_eq!(
+            res.headers()["content-length"],
+            image.bytes.len().to_string()
+        );
+        assert_eq!(res.headers()["content-type"], "image/gif");
+        assert!(res.body().is_empty());
+    }
+
+    #[tokio::test]
+    async fn routes_refuse_other_names() {
+        let tmp = tempfile::tempdir().unwrap();
+        let image = process(&png(4, 4)).unwrap();
+        let url = store(tmp.path(), &image).unwrap();
+        let name = url.strip_prefix("/uploads/").unwrap();
+        let stem = name.strip_suffix(".png").unwrap();
+        for hidden in [".hidden", ".hidden.png", "abc.svg"] {
+            std::fs::write(tmp.path().join(hidden), "<svg/>").unwrap();
+        }
+        std::fs::write(tmp.path().join(format!("{stem}.svg")), "<svg/>").unwrap();
+        std::fs::create_dir(tmp.path().join("0123456789abcdef0123.jpg")).unwrap();
+        let filter = routes(tmp.path().to_path_buf());
+
+        for path in [
+            "/uploads/../secret.png".to_owned(),
+            "/uploads/..".to_owned(),
+            "/uploads/%2e%2e%2fsecret.png".to_owned(),
+            "/uploads/.hidden".to_owned(),
+            "/uploads/.hidden.png".to_owned(),
+            "/uploads/abc.svg".to_owned(),
+            format!("/uploads/{stem}.svg"),
+            format!("/uploads/{}.png", stem.to_uppercase()),
+            format!("/uploads/{}.png", &stem[1..]),
+            format!("/uploads/{stem}0.png"),
+            format!("/uploads/{stem}.PNG"),
+            format!("/uploads/{stem}.png.png"),
+            format!("/uploads/{name}/"),
+            format!("/uploads/{name}/x"),
+            format!("/uploads/sub/{name}"),
+            format!("/{name}"),
+            "/uploads/".to_owned(),
+            "/uploads/0123456789abcdef0123.jpg".to_owned(), // a directory
+            "/uploads/ffffffffffffffffffff.webp".to_owned(), // missing
+        ] {
+            for method in ["GET", "HEAD"] {
+                let result = warp::test::request()
+                    .method(method)
+                    .path(&path)
+                    .filter(&filter)
+                    .await;
+                match result {
+                    Err(rejection) => assert!(rejection.is_not_found(), "{method} {path}"),
+                    Ok(res) => panic!("{method} {path} answered {}", res.status()),
+                }
+            }
+        }
+    }
+}

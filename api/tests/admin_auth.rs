@@ -1,0 +1,391 @@
+//! Staff sign-in, sessions and the auth filter every admin route sits behind.
+
+mod common;
+
+use api::config::Config;
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use common::{ADMIN_ROUTES, TestApp, message};
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+async fn login_from(
+    app: &TestApp,
+    password: &str,
+    ip: [u8; 4],
+) -> warp::http::Response<bytes::Bytes> {
+    warp::test::request()
+        .method("POST")
+        .path("/api/admin/login")
+        .remote_addr((ip, 40000).into())
+        .json(&json!({ "password": password }))
+        .reply(&app.app)
+        .await
+}
+
+fn now() -> i64 {
+    jiff::Timestamp::now().as_second()
+}
+
+/// The key the test server signs with: derived from its secret and password, as
+/// api/src/auth.rs documents.
+fn server_key() -> Vec<u8> {
+    let config = Config::for_tests(".".into(), ".".into(), ".".into());
+    Sha256::new()
+        .chain_update(config.jwt_secret.unwrap().as_bytes())
+        .chain_update([0])
+        .chain_update(format!("plain:{}", Config::TEST_PASSWORD).as_bytes())
+        .finalize()
+        .to_vec()
+}
+
+fn claims(exp: i64) -> Value {
+    json!({ "sub": "admin", "iat": now() - 10, "exp": exp, "jti": "0123456789abcdef0123456789abcdef" })
+}
+
+fn signed(alg: Algorithm, key: &[u8], claims: &Value) -> String {
+    jsonwebtoken::encode(&Header::new(alg), claims, &EncodingKey::from_secret(key)).unwrap()
+}
+
+fn unsigned(header: &Value, claims: &Value, signature: &str) -> String {
+    format!(
+        "{}.{}.{signature}",
+        URL_SAFE_NO_PAD.encode(header.to_string()),
+        URL_SAFE_NO_PAD.encode(claims.to_string())
+    )
+}
+
+#[tokio::test]
+async fn the_right_password_gets_a_one_hour_token_and_the_wrong_one_401() {
+    let app = TestApp::new();
+    let res = login_from(&app, Config::TEST_PASSWORD, [10, 0, 0, 1]).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    let body = TestApp::json(&res);
+    let token = body["token"].as_str().unwrap();
+    let payload: Value = serde_json::from_slice(
+        &URL_SAFE_NO_PAD
+            .decode(token.split('.').nth(1).unwrap())
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        payload["exp"].as_i64().unwrap() - payload["iat"].as_i64().unwrap(),
+        3600
+    );
+    assert_eq!(payload["jti"].as_str().unwrap().len(), 32);
+    let header: Value = serde_json::from_slice(
+        &URL_SAFE_NO_PAD
+            .decode(token.split('.').next().unwrap())
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(header["alg"], "HS256");
+    // A second login gets another token id.
+    let again = TestApp::json(&login_from(&app, Config::TEST_PASSWORD, [10, 0, 0, 1]).await);
+    assert_ne!(again["token"], body["token"]);
+
+    let res = login_from(&app, "wrong", [10, 0, 0, 1]).await;
+    assert_eq!(res.status(), 401);
+    assert_eq!(message(&res), "Invalid password");
+    assert_eq!(res.headers()["cache-control"], "no-store");
+
+    for blank in [
+        json!({ "password": "" }),
+        json!({ "password": "   " }),
+        json!({}),
+    ] {
+        let res = warp::test::request()
+            .method("POST")
+            .path("/api/admin/login")
+            .json(&blank)
+            .reply(&app.app)
+            .await;
+        assert_eq!(res.status(), 400, "{blank}");
+        assert_eq!(message(&res), "Enter the admin password.");
+    }
+    let res = warp::test::request()
+        .method("POST")
+        .path("/api/admin/login")
+        .header("content-type", "text/plain")
+        .body(Config::TEST_PASSWORD)
+        .reply(&app.app)
+        .await;
+    assert_eq!(res.status(), 415);
+    let res = warp::test::request()
+        .method("POST")
+        .path("/api/admin/login")
+        .header("content-type", "application/json")
+        .body("{\"password\": ")
+        .reply(&app.app)
+        .await;
+    assert_eq!(res.status(), 400);
+    assert!(message(&res).starts_with("The request body is not valid"));
+}
+
+#[tokio::test]
+async fn logins_are_in_the_audit_log_with_their_address() {
+    let app = TestApp::new();
+    login_from(&app, "nope", [192, 0, 2, 7]).await;
+    login_from(&app, Config::TEST_PASSWORD, [192, 0, 2, 8]).await;
+    let rows: Vec<(String, String)> = app
+        .db
+        .read(|c| {
+            let mut stmt = c.prepare("SELECT action, ip FROM audit_log ORDER BY id")?;
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect()
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        rows,
+        [
+            ("login_failed".into(), "192.0.2.7".into()),
+            ("login".into(), "192.0.2.8".into())
+        ]
+    );
+    // Append-only: the database itself refuses to change or remove a row.
+    let change = app
+        .db
+        .write(|tx| tx.execute("UPDATE audit_log SET ip = 'x'", []))
+        .await;
+    assert!(change.is_err());
+    let remove = app
+        .db
+        .write(|tx| tx.execute("DELETE FROM audit_log", []))
+        .await;
+    assert!(remove.is_err());
+}
+
+#[tokio::test]
+async fn more_than_ten_failures_from_one_address_are_locked_out() {
+    let app = TestApp::new();
+    let attacker = [203, 0, 113, 5];
+    for _ in 0..10 {
+        assert_eq!(login_from(&app, "guess", attacker).await.status(), 401);
+    }
+    let res = login_from(&app, "guess", attacker).await;
+    assert_eq!(res.status(), 429);
+    let wait: u64 = res.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((800..=900).contains(&wait), "{wait}");
+    assert!(message(&res).starts_with("Too many failed sign-in attempts."));
+    // Even the right password waits: the lock is on the address.
+    assert_eq!(
+        login_from(&app, Config::TEST_PASSWORD, attacker)
+            .await
+            .status(),
+        429
+    );
+    // Another address signs in, and that does not unlock the first.
+    assert_eq!(
+        login_from(&app, Config::TEST_PASSWORD, [198, 51, 100, 1])
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(login_from(&app, "guess", attacker).await.status(), 429);
+}
+
+#[tokio::test]
+async fn every_admin_route_refuses_every_kind_of_bad_token() {
+    let app = TestApp::new();
+    let key = server_key();
+    let good = app.login().await;
+    let expired = signed(Algorithm::HS256, &key, &claims(now() - 5));
+    let cases: Vec<(&str, Option<String>)> = vec![
+        ("no header", None),
+        (
+            "another scheme",
+            Some(format!("Basic {}", URL_SAFE_NO_PAD.encode("admin:x"))),
+        ),
+        ("bearer without a token", Some("Bearer ".into())),
+        ("malformed token", Some("Bearer not.a.jwt".into())),
+        ("garbage", Some("Bearer ✓✓✓".into())),
+        (
+            "bad signature",
+            Some(format!(
+                "Bearer {}",
+                signed(
+                    Algorithm::HS256,
+                    b"some other key entirely, 32 bytes+",
+                    &claims(now() + 600)
+                )
+            )),
+        ),
+        (
+            "tampered payload",
+            Some(format!("Bearer {}", {
+                let parts: Vec<&str> = good.split('.').collect();
+                let mut payload: Value =
+                    serde_json::from_slice(&URL_SAFE_NO_PAD.decode(parts[1]).unwrap()).unwrap();
+                payload["exp"] = json!(now() + 86_400 * 365);
+                format!(
+                    "{}.{}.{}",
+                    parts[0],
+                    URL_SAFE_NO_PAD.encode(payload.to_string()),
+                    parts[2]
+                )
+            })),
+        ),
+        ("expired", Some(format!("Bearer {expired}"))),
+        (
+            "alg none",
+            Some(format!(
+                "Bearer {}",
+                unsigned(
+                    &json!({"alg": "none", "typ": "JWT"}),
+                    &claims(now() + 600),
+                    ""
+                )
+            )),
+        ),
+        (
+            "alg None",
+            Some(format!(
+                "Bearer {}",
+                unsigned(
+                    &json!({"alg": "None", "typ": "JWT"}),
+                    &claims(now() + 600),
+                    ""
+                )
+            )),
+        ),
+        (
+            "HS384 with the right key",
+            Some(format!(
+                "Bearer {}",
+                signed(Algorithm::HS384, &key, &claims(now() + 600))
+            )),
+        ),
+        (
+            "RS256",
+            Some(format!(
+                "Bearer {}",
+                unsigned(
+                    &json!({"alg": "RS256", "typ": "JWT"}),
+                    &claims(now() + 600),
+                    "c2lnbmF0dXJl"
+                )
+            )),
+        ),
+        (
+            "wrong subject",
+            Some(format!(
+                "Bearer {}",
+                signed(
+                    Algorithm::HS256,
+                    &key,
+                    &json!({"sub": "visitor", "iat": now(), "exp": now() + 600, "jti": "x"})
+                )
+            )),
+        ),
+    ];
+    for (method, path) in ADMIN_ROUTES {
+        for (case, header) in &cases {
+            let mut req = warp::test::request().method(method).path(path);
+            if let Some(header) = header {
+                req = req.header("authorization", header.as_str());
+            }
+            let res = req.reply(&app.app).await;
+            assert_eq!(res.status(), 401, "{method} {path}: {case}");
+            assert!(!message(&res).is_empty());
+            assert_eq!(
+                res.headers()["cache-control"],
+                "no-store",
+                "{method} {path}: {case}"
+            );
+        }
+    }
+    // The same checks let a good token through: it is the token, not the route, refused.
+    let res = app.admin("GET", "/api/admin/contacts", &good, None).await;
+    assert_eq!(res.status(), 200);
+    // The scheme's name is case-insensitive (RFC 9110).
+    let res = warp::test::request()
+        .path("/api/admin/contacts")
+        .header("authorization", format!("bearer {good}"))
+        .reply(&app.app)
+        .await;
+    assert_eq!(res.status(), 200);
+    // A token signed with the right key and algorithm is accepted: the cases above fail
+    // for the reason they name.
+    let forged_but_right = signed(Algorithm::HS256, &key, &claims(now() + 600));
+    assert_eq!(
+        app.admin("GET", "/api/admin/contacts", &forged_but_right, None)
+            .await
+            .status(),
+        200
+    );
+}
+
+#[tokio::test]
+async fn logout_revokes_the_token_until_it_would_have_expired() {
+    let app = TestApp::new();
+    let token = app.login().await;
+    let other = app.login().await;
+    assert_eq!(
+        app.admin("GET", "/api/admin/blogs", &token, None)
+            .await
+            .status(),
+        200
+    );
+    let res = app.admin("POST", "/api/admin/logout", &token, None).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(TestApp::json(&res), json!({ "success": true }));
+    for (method, path) in ADMIN_ROUTES {
+        let res = app.admin(method, path, &token, None).await;
+        assert_eq!(res.status(), 401, "{method} {path}");
+        assert_eq!(message(&res), "You have signed out. Please sign in again.");
+    }
+    // Another session is untouched.
+    assert_eq!(
+        app.admin("GET", "/api/admin/blogs", &other, None)
+            .await
+            .status(),
+        200
+    );
+    let kept: i64 = app
+        .db
+        .read(|c| {
+            c.query_row(
+                "SELECT expires_at - strftime('%s', 'now') FROM revoked_tokens",
+                [],
+                |r| r.get(0),
+            )
+        })
+        .await
+        .unwrap();
+    assert!((3500..=3600).contains(&kept), "{kept}");
+    let actions: Vec<String> = app
+        .db
+        .read(|c| {
+            let mut stmt = c.prepare("SELECT action FROM audit_log ORDER BY id")?;
+            stmt.query_map([], |r| r.get(0))?.collect()
+        })
+        .await
+        .unwrap();
+    assert_eq!(actions, ["login", "login", "logout"]);
+}
+
+#[tokio::test]
+async fn admin_paths_that_do_not_exist_answer_json_and_are_not_cached() {
+    let app = TestApp::new();
+    let token = app.login().await;
+    let res = app
+        .admin("GET", "/api/admin/nothing-here", &token, None)
+        .await;
+    assert_eq!(res.status(), 404);
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    let res = app
+        .admin("DELETE", "/api/admin/donations/1", &token, None)
+        .await;
+    assert!(
+        matches!(res.status().as_u16(), 404 | 405),
+        "no delete for donations: {}",
+        res.status()
+    );
+}

@@ -1,0 +1,421 @@
+//! What staff see of visitors' submissions and donations: lists, deletes, sorting and the
+//! CSV exports, each compared with the database.
+
+mod common;
+
+use common::{TestApp, message};
+use serde_json::{Value, json};
+
+/// Arranges a few rows of every kind, some with values a spreadsheet would run.
+async fn seed(app: &TestApp) {
+    app.exec(
+        "INSERT INTO contact_messages (name, email, subject, message, created_at) VALUES
+           ('Ruth Alvarez', 'ruth@example.org', 'Town hall', 'Tuesdays work.', '2025-01-05T14:03:00.000Z'),
+           ('=HYPERLINK(\"http://evil.example\",\"click\")', 'x@example.org', '+1 call me', 'Line one
+line \"two\", with a comma', '2025-03-01T09:00:00.000Z');
+         INSERT INTO volunteer_signups (name, email, phone, zip_code, interests, created_at) VALUES
+           ('Sam Lee', 'sam@example.org', '+1 555-201-3344', '98101', '@doors', '2025-02-10T18:30:00.000Z'),
+           ('Zoë Ng', 'zoe@example.org', NULL, '10001', NULL, '2025-02-11T18:30:00.000Z');
+         INSERT INTO newsletter_signups (email, phone, zip_code, created_at, updated_at) VALUES
+           ('a@example.org', NULL, '20001', '2025-01-01T05:00:00.000Z', '2025-01-01T05:00:00.000Z'),
+           ('-1@example.org', '555', '20002', '2025-06-01T12:00:00.000Z', '2025-06-02T12:00:00.000Z');
+         INSERT INTO donations (amount_cents, donor_name, donor_email, donor_address, donor_city, donor_state,
+             donor_zip_code, donor_occupation, donor_employer, contribution_purpose, citizenship_confirmed, status,
+             payment_intent_id, created_at, updated_at) VALUES
+           (2500, 'Bea Cruz', 'bea@example.org', '1 Main St', 'Austin', 'TX', '73301', NULL, NULL, NULL, 1, 'completed', 'pi_1', '2025-04-01T15:00:00.000Z', '2025-04-01T15:01:00.000Z'),
+           (100000, 'al Diaz', 'al@example.org', '2 Oak Ave', 'Reno', 'NV', '89501', 'Teacher', 'Reno Schools', 'general_party_use', 1, 'pending', 'pi_2', '2025-03-01T15:00:00.000Z', '2025-03-01T15:00:00.000Z'),
+           (12345, 'Cy Park', 'cy@example.org', '=cmd|'' /C calc''!A0', 'Boise', 'ID', '83701', 'Nurse', '@Clinic', 'legal_proceedings', 0, 'failed', NULL, '2025-05-01T15:00:00.000Z', '2025-05-01T15:00:00.000Z');",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn lists_are_newest_first_with_ids_and_camel_case_fields() {
+    let app = TestApp::new();
+    seed(&app).await;
+    let token = app.login().await;
+
+    let contacts = TestApp::json(&app.admin("GET", "/api/admin/contacts", &token, None).await);
+    assert_eq!(contacts.as_array().unwrap().len(), 2);
+    assert_eq!(contacts[0]["subject"], "+1 call me", "newest first");
+    assert_eq!(
+        contacts[1],
+        json!({"id": 1, "name": "Ruth Alvarez", "email": "ruth@example.org", "subject": "Town hall",
+               "message": "Tuesdays work.", "createdAt": "2025-01-05T14:03:00.000Z"})
+    );
+
+    let volunteers = TestApp::json(
+        &app.admin("GET", "/api/admin/volunteers", &token, None)
+            .await,
+    );
+    assert_eq!(
+        volunteers[0],
+        json!({"id": 2, "name": "Zoë Ng", "email": "zoe@example.org", "phone": null, "zipCode": "10001",
+               "interests": null, "createdAt": "2025-02-11T18:30:00.000Z"})
+    );
+
+    let newsletters = TestApp::json(
+        &app.admin("GET", "/api/admin/newsletters", &token, None)
+            .await,
+    );
+    assert_eq!(newsletters[0]["email"], "-1@example.org");
+    assert_eq!(newsletters[1]["zipCode"], "20001");
+    assert_eq!(newsletters[1]["updatedAt"], "2025-01-01T05:00:00.000Z");
+
+    let empty = TestApp::new();
+    let token = empty.login().await;
+    for kind in ["contacts", "volunteers", "newsletters", "donations"] {
+        let res = empty
+            .admin("GET", &format!("/api/admin/{kind}"), &token, None)
+            .await;
+        assert_eq!(TestApp::json(&res), json!([]), "{kind}");
+    }
+}
+
+#[tokio::test]
+async fn deletes_remove_one_row_say_so_and_are_audited() {
+    let app = TestApp::new();
+    seed(&app).await;
+    let token = app.login().await;
+    for (kind, table) in [
+        ("contacts", "contact_messages"),
+        ("volunteers", "volunteer_signups"),
+        ("newsletters", "newsletter_signups"),
+    ] {
+        let res = app
+            .admin("DELETE", &format!("/api/admin/{kind}/1"), &token, None)
+            .await;
+        assert_eq!(res.status(), 200, "{kind}");
+        assert_eq!(TestApp::json(&res), json!({ "success": true }));
+        assert_eq!(app.count(table).await, 1, "{kind}");
+        let again = app
+            .admin("DELETE", &format!("/api/admin/{kind}/1"), &token, None)
+            .await;
+        assert_eq!(again.status(), 404, "{kind}");
+        assert!(
+            message(&again).starts_with("There is no "),
+            "{}",
+            message(&again)
+        );
+        for bad in [
+            "abc",
+            "-1",
+            "0",
+            "1.5",
+            "99999999999999999999",
+            "1%20OR%201=1",
+        ] {
+            let res = app
+                .admin("DELETE", &format!("/api/admin/{kind}/{bad}"), &token, None)
+                .await;
+            assert_eq!(res.status(), 400, "{kind}/{bad}");
+            assert_eq!(message(&res), "The id must be a positive whole number.");
+        }
+        assert_eq!(app.count(table).await, 1, "{kind}: nothing else went");
+    }
+    let targets: Vec<String> = app
+        .db
+        .read(|c| {
+            let mut stmt =
+                c.prepare("SELECT target FROM audit_log WHERE action = 'delete' ORDER BY id")?;
+            stmt.query_map([], |r| r.get(0))?.collect()
+        })
+        .await
+        .unwrap();
+    assert_eq!(targets, ["contact:1", "volunteer:1", "newsletter:1"]);
+}
+
+#[tokio::test]
+async fn donations_sort_by_name_amount_or_date_and_refuse_anything_else() {
+    let app = TestApp::new();
+    seed(&app).await;
+    let token = app.login().await;
+    let names = |res: &warp::http::Response<bytes::Bytes>| -> Vec<String> {
+        TestApp::json(res)
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["donorName"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let default = app.admin("GET", "/api/admin/donations", &token, None).await;
+    assert_eq!(
+        names(&default),
+        ["Cy Park", "Bea Cruz", "al Diaz"],
+        "date, newest first"
+    );
+    let by = |q: &'static str| app.admin("GET", q, &token, None);
+    assert_eq!(
+        names(&by("/api/admin/donations?sortBy=name&sortOrder=asc").await),
+        ["al Diaz", "Bea Cruz", "Cy Park"]
+    );
+    assert_eq!(
+        names(&by("/api/admin/donations?sortBy=amount&sortOrder=desc").await),
+        ["al Diaz", "Cy Park", "Bea Cruz"]
+    );
+    assert_eq!(
+        names(&by("/api/admin/donations?sortBy=date&sortOrder=asc").await),
+        ["al Diaz", "Bea Cruz", "Cy Park"]
+    );
+
+    let first = TestApp::json(&default)[1].clone();
+    assert_eq!(
+        first,
+        json!({"id": 1, "amount": "25.00", "donorName": "Bea Cruz", "donorEmail": "bea@example.org",
+               "donorAddress": "1 Main St", "donorCity": "Austin", "donorState": "TX", "donorZipCode": "73301",
+               "donorOccupation": null, "donorEmployer": null, "contributionPurpose": null,
+               "citizenshipConfirmed": true, "status": "completed", "paymentIntentId": "pi_1",
+               "createdAt": "2025-04-01T15:00:00.000Z", "updatedAt": "2025-04-01T15:01:00.000Z"})
+    );
+    assert_eq!(TestApp::json(&default)[0]["amount"], "123.45");
+
+    for (query, words) in [
+        ("sortBy=price", "sortBy must be name, amount or date"),
+        (
+            "sortBy=name%3B%20DROP%20TABLE%20donations",
+            "sortBy must be name, amount or date",
+        ),
+        ("sortOrder=sideways", "sortOrder must be asc or desc"),
+    ] {
+        let res = app
+            .admin(
+                "GET",
+                &format!("/api/admin/donations?{query}"),
+                &token,
+                None,
+            )
+            .await;
+        assert_eq!(res.status(), 400, "{query}");
+        assert!(message(&res).starts_with(words), "{}", message(&res));
+    }
+    assert_eq!(app.count("donations").await, 3);
+}
+
+/// Parses an export: checks the download headers and returns its records (header first).
+fn parse_export(res: &warp::http::Response<bytes::Bytes>, kind: &str) -> Vec<Vec<String>> {
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "text/csv; charset=utf-8");
+    assert_eq!(res.headers()["cache-control"], "no-store");
+    let today = jiff::Timestamp::now()
+        .to_zoned_datetime(jiff::tz::TimeZone::get("America/Chicago").unwrap())
+        .strftime("%Y-%m-%d")
+        .to_string();
+    assert_eq!(
+        res.headers()["content-disposition"],
+        format!("attachment; filename=\"FXP-{kind}-{today}.csv\"").as_str()
+    );
+    let body = res.body();
+    assert!(
+        body.starts_with("\u{feff}".as_bytes()),
+        "a byte-order mark for Excel"
+    );
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(&body[3..]);
+    reader
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_owned).collect())
+        .collect()
+}
+
+/// The value of a cell as stored, undoing the formula guard.
+fn unguard(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest) if rest.starts_with(['=', '+', '-', '@', '\t', '\r']) => rest,
+        _ => cell,
+    }
+}
+
+#[tokio::test]
+async fn exports_carry_every_field_of_every_row_and_no_formulas() {
+    let app = TestApp::new();
+    seed(&app).await;
+    let token = app.login().await;
+
+    let contacts = parse_export(
+        &app.admin("GET", "/api/admin/contacts/export", &token, None)
+            .await,
+        "contacts",
+    );
+    assert_eq!(
+        contacts[0],
+        ["ID", "Name", "Email", "Subject", "Message", "Date"]
+    );
+    assert_eq!(contacts.len(), 3);
+    // The fixture party keeps Chicago time: 14:03 UTC on January 5 is 08:03 there.
+    assert_eq!(
+        contacts[2],
+        [
+            "1",
+            "Ruth Alvarez",
+            "ruth@example.org",
+            "Town hall",
+            "Tuesdays work.",
+            "2025-01-05 08:03"
+        ]
+    );
+    assert_eq!(
+        contacts[1][1],
+        "'=HYPERLINK(\"http://evil.example\",\"click\")"
+    );
+    assert_eq!(contacts[1][3], "'+1 call me");
+    assert_eq!(contacts[1][4], "Line one\nline \"two\", with a comma");
+
+    let volunteers = parse_export(
+        &app.admin("GET", "/api/admin/volunteers/export", &token, None)
+            .await,
+        "volunteers",
+    );
+    assert_eq!(
+        volunteers[0],
+        [
+            "ID",
+            "Name",
+            "Email",
+            "Phone",
+            "ZIP Code",
+            "Areas of Interest",
+            "Date"
+        ]
+    );
+    assert_eq!(
+        volunteers[2],
+        [
+            "1",
+            "Sam Lee",
+            "sam@example.org",
+            "'+1 555-201-3344",
+            "98101",
+            "'@doors",
+            "2025-02-10 12:30"
+        ]
+    );
+    assert_eq!(
+        volunteers[1],
+        [
+            "2",
+            "Zoë Ng",
+            "zoe@example.org",
+            "",
+            "10001",
+            "",
+            "2025-02-11 12:30"
+        ]
+    );
+
+    let newsletters = parse_export(
+        &app.admin("GET", "/api/admin/newsletters/export", &token, None)
+            .await,
+        "newsletters",
+    );
+    assert_eq!(
+        newsletters[0],
+        ["ID", "Email", "Phone", "ZIP Code", "Date", "Updated"]
+    );
+    assert_eq!(
+        newsletters[1],
+        [
+            "2",
+            "'-1@example.org",
+            "555",
+            "20002",
+            "2025-06-01 07:00",
+            "2025-06-02 07:00"
+        ]
+    );
+
+    let donations = parse_export(
+        &app.admin("GET", "/api/admin/donations/export", &token, None)
+            .await,
+        "donations",
+    );
+    assert_eq!(
+        donations[0],
+        [
+            "ID",
+            "Date",
+            "Amount",
+            "Status",
+            "Donor Name",
+            "Email",
+            "Address",
+            "City",
+            "State",
+            "ZIP Code",
+            "Occupation",
+            "Employer",
+            "Purpose",
+            "Citizenship",
+            "Payment Intent",
+            "Updated"
+        ]
+    );
+    assert_eq!(
+        donations[3],
+        [
+            "2",
+            "2025-03-01 09:00",
+            "1000.00",
+            "pending",
+            "al Diaz",
+            "al@example.org",
+            "2 Oak Ave",
+            "Reno",
+            "NV",
+            "89501",
+            "Teacher",
+            "Reno Schools",
+            "General Party Use",
+            "Yes",
+            "pi_2",
+            "2025-03-01 09:00"
+        ]
+    );
+    assert_eq!(donations[1][6], "'=cmd|' /C calc'!A0");
+    assert_eq!(donations[1][11], "'@Clinic");
+    assert_eq!(donations[1][13], "No");
+    assert_eq!(donations[1][12], "Legal Proceedings");
+
+    // Every export against the database, cell by cell (after undoing the formula guard).
+    let db_rows: Vec<Vec<Option<String>>> = app
+        .db
+        .read(|c| {
+            let mut stmt = c.prepare("SELECT id, name, email, subject, message FROM contact_messages ORDER BY created_at DESC")?;
+            stmt.query_map([], |r| (0..5).map(|i| r.get::<_, rusqlite::types::Value>(i).map(|v| match v {
+                rusqlite::types::Value::Integer(n) => Some(n.to_string()),
+                rusqlite::types::Value::Text(t) => Some(t),
+                _ => None,
+            })).collect())?.collect()
+        })
+        .await
+        .unwrap();
+    for (exported, stored) in contacts[1..].iter().zip(&db_rows) {
+        for (cell, value) in exported.iter().zip(stored) {
+            assert_eq!(unguard(cell), value.as_deref().unwrap_or(""));
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_empty_export_still_has_its_header_row() {
+    let app = TestApp::new();
+    let token = app.login().await;
+    let rows = parse_export(
+        &app.admin("GET", "/api/admin/blogs/export", &token, None)
+            .await,
+        "blogs",
+    );
+    assert_eq!(
+        rows,
+        [[
+            "ID",
+            "Title",
+            "Slug",
+            "Status",
+            "Published Date",
+            "Created At",
+            "Updated At"
+        ]]
+    );
+    let _: Value = json!(null);
+}

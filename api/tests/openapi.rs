@@ -1,0 +1,128 @@
+//! The OpenAPI description and the server agree: every route the server answers is in it,
+//! and every operation in it is answered.
+
+mod common;
+
+use common::{ADMIN_ROUTES, TestApp};
+use serde_json::{Value, json};
+
+const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/// Routes outside the admin area.
+const PUBLIC_ROUTES: &[(&str, &str)] = &[
+    ("GET", "/api/openapi.json"),
+    ("POST", "/api/newsletter-signup"),
+    ("POST", "/api/contact"),
+    ("POST", "/api/volunteer"),
+    ("POST", "/api/admin/login"),
+];
+
+fn document() -> Value {
+    serde_json::from_str(api::routes::openapi::DOCUMENT).expect("api/openapi.json is JSON")
+}
+
+/// `/api/admin/blogs/{id}` matches `/api/admin/blogs/1`.
+fn template_matches(template: &str, path: &str) -> bool {
+    let (t, p): (Vec<&str>, Vec<&str>) = (template.split('/').collect(), path.split('/').collect());
+    t.len() == p.len()
+        && t.iter()
+            .zip(&p)
+            .all(|(t, p)| t == p || (t.starts_with('{') && t.ends_with('}')))
+}
+
+/// Whether the router itself turned the request away (no such route or method), as opposed
+/// to a route answering, even with an error of its own.
+fn unrouted(res: &warp::http::Response<bytes::Bytes>) -> bool {
+    let generic_404 = res.status() == 404
+        && serde_json::from_slice::<Value>(res.body()).is_ok_and(|b| b["message"] == "Not found.");
+    generic_404 || res.status() == 405
+}
+
+#[tokio::test]
+async fn the_document_is_served_and_is_openapi_3_1() {
+    let app = TestApp::new();
+    let res = app.get("/api/openapi.json").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "application/json");
+    let served: Value = serde_json::from_slice(res.body()).unwrap();
+    assert_eq!(served, document());
+    assert_eq!(served["openapi"], "3.1.0");
+    assert_eq!(
+        served["components"]["securitySchemes"]["bearer"]["scheme"],
+        "bearer"
+    );
+    for (path, item) in served["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            assert!(
+                op["responses"].as_object().is_some_and(|r| !r.is_empty()),
+                "{method} {path}"
+            );
+            let protected = path.starts_with("/api/admin/") && path != "/api/admin/login";
+            assert_eq!(
+                op.get("security").is_some(),
+                protected,
+                "{method} {path}: bearer only on admin routes"
+            );
+            if protected {
+                assert!(op["responses"].get("401").is_some(), "{method} {path}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_route_the_server_answers_is_documented() {
+    let doc = document();
+    let paths = doc["paths"].as_object().unwrap();
+    for (method, path) in PUBLIC_ROUTES.iter().chain(ADMIN_ROUTES) {
+        let documented = paths.iter().any(|(template, item)| {
+            template_matches(template, path) && item.get(method.to_ascii_lowercase()).is_some()
+        });
+        assert!(documented, "{method} {path} is not in api/openapi.json");
+    }
+}
+
+#[tokio::test]
+async fn every_documented_operation_is_answered_and_no_other_method_is() {
+    let app = TestApp::new();
+    let token = app.login().await;
+    let doc = document();
+    let mut operations = 0;
+    let paths = doc["paths"].as_object().unwrap();
+    for (template, item) in paths {
+        let path = template.replace("{id}", "1");
+        for method in METHODS {
+            let here = item.get(method.to_ascii_lowercase()).is_some();
+            // `/api/admin/blogs/export` also fits `/api/admin/blogs/{id}`, whose DELETE answers
+            // (with 400: not an id).
+            let documented = paths.iter().any(|(other, item)| {
+                template_matches(other, &path) && item.get(method.to_ascii_lowercase()).is_some()
+            });
+            let mut req = warp::test::request()
+                .method(method)
+                .path(&path)
+                .header("authorization", format!("Bearer {token}"));
+            if matches!(method, "POST" | "PUT" | "PATCH") && path != "/api/admin/logout" {
+                req = req.json(&json!({}));
+            }
+            let res = req.reply(&app.app).await;
+            if here {
+                operations += 1;
+            }
+            if documented {
+                assert!(
+                    !unrouted(&res),
+                    "{method} {path} is documented but not answered ({})",
+                    res.status()
+                );
+            } else {
+                assert!(
+                    unrouted(&res),
+                    "{method} {path} answers {} but is not documented",
+                    res.status()
+                );
+            }
+        }
+    }
+    assert_eq!(operations, PUBLIC_ROUTES.len() + ADMIN_ROUTES.len());
+}
