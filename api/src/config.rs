@@ -29,10 +29,27 @@ pub struct Config {
     pub admin_password: Option<String>,
     /// `JWT_SECRET`: signs admin session tokens; generated once into DATA_DIR when unset.
     pub jwt_secret: Option<String>,
+    /// Where the blog pages are re-rendered from when posts change: the project's
+    /// `content/`, `site/templates/` and `build/client/` (the api runs in the project
+    /// folder), writing into DIST_DIR. `None` turns rebuilds off (tests that need no site).
+    pub site: Option<generator::BuildOptions>,
+    /// `REBUILD_HOOK`: a shell command run after each blog rebuild, with the changed paths
+    /// (relative to DIST_DIR, one a line) on its stdin.
+    pub rebuild_hook: Option<String>,
 }
 
 impl Config {
     pub fn from_env() -> Result<Config> {
+        let data_dir: PathBuf = var("DATA_DIR").unwrap_or_else(|| "data".into()).into();
+        let content_dir: PathBuf = var("CONTENT_DIR")
+            .unwrap_or_else(|| "content".into())
+            .into();
+        let dist_dir: PathBuf = var("DIST_DIR").unwrap_or_else(|| "dist".into()).into();
+        let mut site = generator::BuildOptions::for_project(std::path::Path::new("."));
+        site.content_dir = content_dir.clone();
+        site.out_dir = dist_dir.clone();
+        site.data_dir = data_dir.clone();
+        site.site_url = var("SITE_URL");
         Ok(Config {
             bind: var("BIND")
                 .unwrap_or_else(|| "127.0.0.1".into())
@@ -42,11 +59,9 @@ impl Config {
                 .unwrap_or_else(|| "8080".into())
                 .parse()
                 .context("PORT must be a port number")?,
-            data_dir: var("DATA_DIR").unwrap_or_else(|| "data".into()).into(),
-            content_dir: var("CONTENT_DIR")
-                .unwrap_or_else(|| "content".into())
-                .into(),
-            dist_dir: var("DIST_DIR").unwrap_or_else(|| "dist".into()).into(),
+            data_dir,
+            content_dir,
+            dist_dir,
             form_rate_limit: var("FORM_RATE_LIMIT")
                 .unwrap_or_else(|| "5".into())
                 .parse()
@@ -57,6 +72,8 @@ impl Config {
             admin_password_hash: var("ADMIN_PASSWORD_HASH"),
             admin_password: var("ADMIN_PASSWORD"),
             jwt_secret: var("JWT_SECRET"),
+            site: Some(site),
+            rebuild_hook: var("REBUILD_HOOK"),
         })
     }
 
@@ -74,6 +91,8 @@ impl Config {
             admin_password_hash: None,
             admin_password: Some(Config::TEST_PASSWORD.into()),
             jwt_secret: Some("a test secret that is at least thirty-two bytes long".into()),
+            site: None,
+            rebuild_hook: None,
         }
     }
 

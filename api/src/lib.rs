@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod auth;
+mod blog_pages;
 pub mod config;
 pub mod db;
 pub mod error;
@@ -11,6 +12,7 @@ pub mod export;
 mod filters;
 pub mod form_problems;
 pub mod rate_limit;
+pub mod rebuild;
 pub mod routes;
 pub mod state;
 pub mod static_files;
@@ -23,9 +25,10 @@ use warp::{Filter, Reply};
 
 pub use state::AppState;
 
-/// Tight by default; Stripe's hosts are added with the donation flow.
+/// Tight by default; Stripe's hosts are added with the donation flow. Images may come from
+/// any https host: blog posts may show pictures staff link from elsewhere.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
-     img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-src 'none'; object-src 'none'; \
+     img-src 'self' data: https:; font-src 'self'; connect-src 'self'; frame-src 'none'; object-src 'none'; \
      base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 /// Headers every response carries.
@@ -52,9 +55,12 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     let dist = state.config.dist_dir.clone();
     let uploads = uploads::routes(state.config.data_dir.join("uploads"));
     // Everything under /api/ answers JSON, errors and unknown paths included; every
-    // other path falls through to the no-script form pages, the blog's uploaded images,
-    // then the static site and its HTML 404 page.
-    let pages = form_problems::routes(state.clone());
+    // other path falls through to the pages the server answers itself (no-script form
+    // results, the blog's redirects), the blog's uploaded images, then the static site and
+    // its HTML 404 pages.
+    let pages = form_problems::routes(state.clone())
+        .or(blog_pages::routes(state.clone()))
+        .unify();
     let api = warp::path("api").and(routes::api(state).recover(error::recover).unify());
     api.or(pages)
         .unify()

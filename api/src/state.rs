@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::form_problems::FormProblems;
 use crate::rate_limit::FormLimiter;
+use crate::rebuild::Rebuilder;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -21,6 +22,8 @@ pub struct AppState {
     pub form_limiter: Arc<FormLimiter>,
     /// Refused no-script form posts, shown on the page they are redirected to.
     pub form_problems: Arc<FormProblems>,
+    /// Re-renders the blog's pages when posts change.
+    pub rebuilder: Rebuilder,
 }
 
 impl AppState {
@@ -33,6 +36,10 @@ impl AppState {
             .map_err(|e| anyhow::anyhow!("{}: {e}", site_file.display()))?;
         let auth = Auth::from_config(&config).context("Failed to set up the admin sign-in")?;
         let form_limiter = FormLimiter::per_minute(config.form_rate_limit);
+        let rebuilder = match &config.site {
+            Some(opts) => Rebuilder::start(opts.clone(), db.clone(), config.rebuild_hook.clone()),
+            None => Rebuilder::disabled(),
+        };
         Ok(AppState {
             config: Arc::new(config),
             site: Arc::new(site),
@@ -40,6 +47,7 @@ impl AppState {
             auth: Arc::new(auth),
             form_limiter,
             form_problems: Arc::default(),
+            rebuilder,
         })
     }
 }

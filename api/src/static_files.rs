@@ -62,7 +62,7 @@ async fn serve(
 ) -> Response {
     let head = method == warp::http::Method::HEAD;
     let Some(rel) = safe_relative_path(raw_path) else {
-        return not_found(dist, head).await;
+        return not_found(dist, None, head).await;
     };
     // One URL per page: `/contact/` redirects to `/contact`.
     if raw_path.len() > 1 && raw_path.ends_with('/') {
@@ -87,7 +87,7 @@ async fn serve(
             )
             .await
         }
-        None => not_found(dist, head).await,
+        None => not_found(dist, Some(&rel), head).await,
     }
 }
 
@@ -133,15 +133,23 @@ fn rel_of(dist: &Path, file: &Path) -> String {
         .replace('\\', "/")
 }
 
-async fn not_found(dist: &Path, head: bool) -> Response {
-    let page = dist.join("404.html");
-    if tokio::fs::metadata(&page).await.is_ok() {
-        send(&page, "404.html", None, None, head, StatusCode::NOT_FOUND).await
-    } else {
-        let mut res = Response::new("Page Not Found".into());
-        *res.status_mut() = StatusCode::NOT_FOUND;
-        res
+/// The 404 page: a section's own (`blog/404.html` for `/blog/…`) when it has one, else
+/// the site's.
+async fn not_found(dist: &Path, rel: Option<&Path>, head: bool) -> Response {
+    let section = rel
+        .and_then(|r| r.components().next())
+        .map(|first| Path::new(first.as_os_str()).join("404.html"))
+        .filter(|page| page != Path::new("404.html"));
+    for candidate in section.into_iter().chain([PathBuf::from("404.html")]) {
+        let page = dist.join(&candidate);
+        if tokio::fs::metadata(&page).await.is_ok_and(|m| m.is_file()) {
+            let name = candidate.to_string_lossy().replace('\\', "/");
+            return send(&page, &name, None, None, head, StatusCode::NOT_FOUND).await;
+        }
     }
+    let mut res = Response::new("Page Not Found".into());
+    *res.status_mut() = StatusCode::NOT_FOUND;
+    res
 }
 
 fn redirect(location: &str) -> Response {

@@ -316,8 +316,11 @@ async fn an_update_changes_only_what_it_sends_and_renamed_posts_keep_their_old_a
     assert_eq!(cleared["excerpt"], Value::Null);
     assert_eq!(cleared["keywords"], Value::Null);
 
-    // A new title without a slug gets a new slug; the old one redirects.
-    let renamed = patch(&app, &token, &id, json!({ "title": "Second Name" })).await;
+    // A new title alone keeps the address; an empty slug asks for one from the title, and
+    // the old one redirects.
+    let retitled = patch(&app, &token, &id, json!({ "title": "Second Name" })).await;
+    assert_eq!(retitled["slug"], "first-name");
+    let renamed = patch(&app, &token, &id, json!({ "slug": "" })).await;
     assert_eq!(renamed["slug"], "second-name");
     let renamed = patch(&app, &token, &id, json!({ "slug": "third" })).await;
     assert_eq!(renamed["slug"], "third");

@@ -1,18 +1,20 @@
 //! A full build, in stages: load content -> bundles and media -> render templates ->
-//! render islands -> write.
+//! render islands -> write. The same [`Site`] also serves the api's blog rebuilds, which
+//! render only blog pages (no islands, so no Node).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context as _, Result};
-use tera::Context;
+use tera::{Context, Tera};
 
 use crate::assets::{self, Assets};
+use crate::blog::{self, Blog};
 use crate::content::Content;
 use crate::islands::{self, Islands, Renderer};
 use crate::media::Media;
 use crate::output::Output;
-use crate::pages::{self, PageInputs};
+use crate::pages::{self, Page, PageInputs};
 use crate::seo::SocialImage;
 use crate::templates::{self, Helpers};
 
@@ -33,6 +35,9 @@ pub struct BuildOptions {
     pub cache_dir: PathBuf,
     /// The output folder (`dist/`), emptied first.
     pub out_dir: PathBuf,
+    /// `DATA_DIR`: the database with the blog posts (`site.db`, read only; none there means
+    /// no posts) and the uploaded images they show (`uploads/`).
+    pub data_dir: PathBuf,
     /// Canonical origin; overrides `url` in site.yaml when set.
     pub site_url: Option<String>,
 }
@@ -48,6 +53,7 @@ impl BuildOptions {
             island_script: root.join("site/scripts/render-islands.mjs"),
             cache_dir: root.join("build/media-cache"),
             out_dir: root.join("dist"),
+            data_dir: root.join("data"),
             site_url: None,
         }
     }
@@ -59,6 +65,11 @@ impl BuildOptions {
             ssr_entry: self.ssr_entry.clone(),
         }
     }
+
+    /// The database the blog posts are read from.
+    pub fn database(&self) -> PathBuf {
+        self.data_dir.join("site.db")
+    }
 }
 
 /// What a build produced.
@@ -66,77 +77,122 @@ impl BuildOptions {
 pub struct Report {
     pub pages: usize,
     pub islands: usize,
+    pub posts: usize,
 }
 
 /// Placed in `<head>` by base.html; replaced by the page's island preloads.
 const PRELOAD_MARKER: &str = "<!--island-preloads-->";
 
-/// Builds the whole site into `opts.out_dir`.
-pub fn build(opts: &BuildOptions, renderer: &dyn Renderer) -> Result<Report> {
-    let mut content = Content::load(&opts.content_dir)?;
-    if let Some(url) = &opts.site_url {
-        content.site.url = url.trim_end_matches('/').to_owned();
-        content
-            .site
-            .validate()
-            .map_err(|e| anyhow::anyhow!("SITE_URL: {e}"))?;
-    }
+/// Everything pages are rendered with: content, templates, the client bundles' manifest
+/// and the image pipelines. Opening it writes nothing but image variants that are missing.
+pub struct Site {
+    pub content: Content,
+    pub output: Output,
+    tera: Tera,
+    assets: Arc<Assets>,
+    media: Arc<Media>,
+    /// Staff uploads (`DATA_DIR/uploads/…`), made responsive like the party's own images.
+    uploads: Media,
+    islands: Arc<Islands>,
+    social_image: SocialImage,
+    logo_url: String,
+    copyright_years: String,
+    /// Routes of the pages that are not the blog's, for the sitemap.
+    static_routes: Vec<String>,
+}
 
-    let output = Output::new(&opts.out_dir);
-    output.clean()?;
-    let assets = Arc::new(Assets::load(&opts.client_dir)?);
-    assets::copy_client_files(&opts.client_dir, &output)?;
-    let media = Arc::new(Media::new(
-        content.media_dir(),
-        opts.cache_dir.clone(),
-        output.clone(),
-    ));
-    media.favicons()?;
-    let islands = Arc::new(Islands::default());
-    let tera = templates::load(
-        &opts.templates_dir,
-        Helpers {
-            media: media.clone(),
-            islands: islands.clone(),
-            assets: assets.clone(),
-        },
-    )?;
-
-    let (image_url, width, height) = media.sized(&content.site.social_image, 1200)?;
-    let inputs = PageInputs {
-        content: &content,
-        social_image: SocialImage {
+impl Site {
+    /// Loads content, templates and the client manifest for a site written to `opts.out_dir`.
+    pub fn open(opts: &BuildOptions) -> Result<Site> {
+        let mut content = Content::load(&opts.content_dir)?;
+        if let Some(url) = &opts.site_url {
+            content.site.url = url.trim_end_matches('/').to_owned();
+            content
+                .site
+                .validate()
+                .map_err(|e| anyhow::anyhow!("SITE_URL: {e}"))?;
+        }
+        let output = Output::new(&opts.out_dir);
+        let assets = Arc::new(Assets::load(&opts.client_dir)?);
+        let media = Arc::new(Media::new(
+            content.media_dir(),
+            opts.cache_dir.clone(),
+            output.clone(),
+        ));
+        let uploads = Media::new(
+            opts.data_dir.clone(),
+            opts.cache_dir.clone(),
+            output.clone(),
+        );
+        let islands = Arc::new(Islands::default());
+        let tera = templates::load(
+            &opts.templates_dir,
+            Helpers {
+                media: media.clone(),
+                islands: islands.clone(),
+                assets: assets.clone(),
+            },
+        )?;
+        let (image_url, width, height) = media.sized(&content.site.social_image, 1200)?;
+        let social_image = SocialImage {
             url: format!("{}{image_url}", content.site.url),
             width,
             height,
             alt: content.site.social_image_alt.clone(),
-        },
-        logo_url: format!("{}/icon-512.png", content.site.url),
-        media: &media,
-    };
-    let pages = pages::all(&inputs)?;
+        };
+        let logo_url = format!("{}/icon-512.png", content.site.url);
+        let copyright_years = content.site.copyright_years(build_year());
+        let mut site = Site {
+            content,
+            output,
+            tera,
+            assets,
+            media,
+            uploads,
+            islands,
+            social_image,
+            logo_url,
+            copyright_years,
+            static_routes: Vec::new(),
+        };
+        site.static_routes = pages::all(&site.inputs())?
+            .iter()
+            .filter(|p| !p.meta.noindex)
+            .filter_map(|p| p.route.clone())
+            .collect();
+        Ok(site)
+    }
 
-    let copyright_years = content.site.copyright_years(build_year());
-    let mut rendered = Vec::with_capacity(pages.len());
-    for page in &pages {
+    /// What page builders need.
+    pub fn inputs(&self) -> PageInputs<'_> {
+        PageInputs {
+            content: &self.content,
+            social_image: self.social_image.clone(),
+            logo_url: self.logo_url.clone(),
+            media: &self.media,
+            uploads: &self.uploads,
+        }
+    }
+
+    /// Renders `page`'s template; islands are left as markers (see [`Site::finish`]).
+    pub fn render(&self, page: &Page) -> Result<String> {
         let mut ctx = Context::new();
-        ctx.insert("site", &content.site);
-        ctx.insert("copyright_years", &copyright_years);
+        ctx.insert("site", &self.content.site);
+        ctx.insert("copyright_years", &self.copyright_years);
         ctx.insert("page", &page.meta);
-        ctx.insert("assets", assets.as_ref());
+        ctx.insert("assets", self.assets.as_ref());
         for (key, value) in &page.data {
             ctx.insert(*key, value);
         }
-        let html = templates::render(&tera, page.template, &ctx)
-            .with_context(|| format!("while rendering {}", page.output))?;
-        rendered.push(html);
+        templates::render(&self.tera, page.template, &ctx)
+            .with_context(|| format!("while rendering {}", page.output))
     }
 
-    let requests = islands.requests();
-    let island_html = renderer.render(&requests)?;
-    for (page, html) in pages.iter().zip(rendered) {
-        let html = islands::fill(&html, &island_html)?;
-        let preloads: String = assets
+    /// A rendered page with its islands' HTML filled in and their code preloaded.
+    pub fn finish(&self, html: &str, island_html: &[String]) -> Result<String> {
+        let html = islands::fill(html, island_html)?;
+        let preloads: String = self
+            .assets
             .preloads(&islands::names_in(&html))
             .iter()
             // Low priority: fetched early, but after the stylesheet and the hero image, which
@@ -144,18 +200,44 @@ pub fn build(opts: &BuildOptions, renderer: &dyn Renderer) -> Result<Report> {
             // to a steady 100 over five runs each).
             .map(|url| format!(r#"<link rel="modulepreload" fetchpriority="low" href="{url}">"#))
             .collect();
-        output.write(
-            &page.output,
-            html.replacen(PRELOAD_MARKER, &preloads, 1).as_bytes(),
-        )?;
+        Ok(html.replacen(PRELOAD_MARKER, &preloads, 1))
     }
-    output.write("robots.txt", robots(&content).as_bytes())?;
-    output.write("sitemap.xml", pages::sitemap(&content, &pages).as_bytes())?;
-    crate::policy::write_all(&content, &output)?;
+
+    /// Routes of every page but the blog's.
+    pub fn static_routes(&self) -> &[String] {
+        &self.static_routes
+    }
+}
+
+/// Builds the whole site into `opts.out_dir`: every page, and the blog from the posts
+/// published in `opts.data_dir`'s database.
+pub fn build(opts: &BuildOptions, renderer: &dyn Renderer) -> Result<Report> {
+    let output = Output::new(&opts.out_dir);
+    output.clean()?;
+    assets::copy_client_files(&opts.client_dir, &output)?;
+    let site = Site::open(opts)?;
+    site.media.favicons()?;
+
+    let pages = pages::all(&site.inputs())?;
+    let rendered = pages
+        .iter()
+        .map(|page| site.render(page))
+        .collect::<Result<Vec<_>>>()?;
+    let requests = site.islands.requests();
+    let island_html = renderer.render(&requests)?;
+    for (page, html) in pages.iter().zip(rendered) {
+        output.write(&page.output, site.finish(&html, &island_html)?.as_bytes())?;
+    }
+    output.write("robots.txt", robots(&site.content).as_bytes())?;
+    crate::policy::write_all(&site.content, &output)?;
+
+    let posts = Blog::load(&opts.database())?;
+    blog::write_all(&site, &posts)?;
 
     Ok(Report {
         pages: pages.len(),
         islands: requests.len(),
+        posts: posts.posts.len(),
     })
 }
 

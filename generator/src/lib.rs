@@ -3,9 +3,12 @@
 //! in `forms` and to re-render pages.
 
 pub mod assets;
+pub mod blog;
 mod build;
 pub mod config;
 pub mod content;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixture;
 pub mod form_pages;
 pub mod forms;
 pub mod islands;
@@ -20,4 +23,4 @@ pub mod seo;
 pub mod slug;
 pub mod templates;
 
-pub use build::{BuildOptions, Report, build};
+pub use build::{BuildOptions, Report, Site, build};

@@ -25,6 +25,10 @@ enum Command {
         /// Canonical origin for links and social cards (overrides content/site.yaml).
         #[arg(long, env = "SITE_URL")]
         site_url: Option<String>,
+        /// The api's data folder: blog posts are read (read-only) from its site.db, and
+        /// their uploaded images from its uploads/.
+        #[arg(long, env = "DATA_DIR", default_value = "data")]
+        data_dir: PathBuf,
     },
     /// Checks every content file and prints what is wrong, without writing anything.
     Check,
@@ -33,20 +37,23 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Build { out, site_url } => {
+        Command::Build {
+            out,
+            site_url,
+            data_dir,
+        } => {
             let mut opts = BuildOptions::for_project(&cli.root);
-            opts.out_dir = if out.is_absolute() {
-                out
-            } else {
-                cli.root.join(out)
-            };
+            let under_root = |p: PathBuf| if p.is_absolute() { p } else { cli.root.join(p) };
+            opts.out_dir = under_root(out);
+            opts.data_dir = under_root(data_dir);
             opts.site_url = site_url.filter(|s| !s.is_empty());
             let started = std::time::Instant::now();
             generator::build(&opts, &opts.node_renderer()).map(|report| {
                 println!(
-                    "Built {} pages with {} islands into {} in {:.1?}",
+                    "Built {} pages with {} islands and {} blog posts into {} in {:.1?}",
                     report.pages,
                     report.islands,
+                    report.posts,
                     opts.out_dir.display(),
                     started.elapsed()
                 );

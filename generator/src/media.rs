@@ -128,6 +128,11 @@ impl Media {
         }
     }
 
+    /// Where the source image `name` is.
+    pub fn source(&self, name: &str) -> PathBuf {
+        self.source_dir.join(name)
+    }
+
     /// The responsive variants of `name` (a path relative to `content/media`), made once.
     pub fn responsive(&self, name: &str) -> Result<Responsive> {
         if let Some(found) = self.done.lock().unwrap().get(name) {

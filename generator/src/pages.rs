@@ -33,11 +33,28 @@ pub struct PageInputs<'a> {
     /// Absolute URL of the party's logo (structured data).
     pub logo_url: String,
     pub media: &'a Media,
+    /// Staff uploads (`DATA_DIR/uploads`), for blog images.
+    pub uploads: &'a Media,
 }
 
 impl PageInputs<'_> {
     fn meta(&self, path: &str, meta: &Meta) -> PageMeta {
-        PageMeta::new(&self.content.site, path, meta, self.social_image.clone())
+        self.meta_with_image(path, meta, None)
+    }
+
+    /// Metadata with its own social image, or the site's.
+    pub fn meta_with_image(&self, path: &str, meta: &Meta, image: Option<SocialImage>) -> PageMeta {
+        PageMeta::new(
+            &self.content.site,
+            path,
+            meta,
+            image.unwrap_or_else(|| self.social_image.clone()),
+        )
+    }
+
+    /// Metadata with a schema.org page block of `kind` (WebPage, AboutPage, Blog…).
+    pub fn web_page_meta(&self, path: &str, kind: &str, meta: &Meta) -> PageMeta {
+        self.web_page(path, kind, meta)
     }
 
     /// Metadata with a schema.org page block of `kind` (WebPage, AboutPage, ContactPage).
@@ -365,20 +382,4 @@ struct CarouselCard {
     href: String,
     image_alt: String,
     image: Responsive,
-}
-
-/// `sitemap.xml` for every routed page that search engines may index.
-pub fn sitemap(content: &Content, pages: &[Page]) -> String {
-    let mut xml = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
-    );
-    let listed = pages.iter().filter(|p| !p.meta.noindex);
-    for route in listed.filter_map(|p| p.route.as_deref()) {
-        xml.push_str(&format!(
-            "  <url><loc>{}</loc></url>\n",
-            crate::templates::attr(&content.site.absolute_url(route))
-        ));
-    }
-    xml.push_str("</urlset>\n");
-    xml
 }

@@ -36,6 +36,9 @@ pub struct PageMeta {
     pub json_ld: Vec<String>,
     /// Keeps the page out of search results (the 404 page).
     pub noindex: bool,
+    /// For `og:type` article: when it was first published and last changed (UTC ISO-8601).
+    pub published_time: Option<String>,
+    pub modified_time: Option<String>,
 }
 
 impl PageMeta {
@@ -51,6 +54,8 @@ impl PageMeta {
             image,
             json_ld: Vec::new(),
             noindex: false,
+            published_time: None,
+            modified_time: None,
         }
     }
 

@@ -2,98 +2,12 @@
 //! search engine would get. Islands are rendered by a stand-in for node here; the
 //! end-to-end tests exercise the real renderer.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use anyhow::Result;
-use generator::BuildOptions;
-use generator::islands::{Renderer, Request};
-
-struct EchoRenderer;
-
-impl Renderer for EchoRenderer {
-    fn render(&self, requests: &[Request]) -> Result<Vec<String>> {
-        Ok(requests
-            .iter()
-            .map(|r| format!("<p>rendered {}</p>", r.name))
-            .collect())
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target)
-        } else {
-            fs::copy(&path, &target).unwrap();
-        }
-    }
-}
-
-fn image(path: PathBuf, w: u32, h: u32, alpha: bool) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    if alpha {
-        image::RgbaImage::from_pixel(w, h, image::Rgba([20, 33, 61, 255]))
-            .save(path)
-            .unwrap();
-    } else {
-        image::RgbImage::from_fn(w, h, |x, y| image::Rgb([x as u8, y as u8, 120]))
-            .save(path)
-            .unwrap();
-    }
-}
-
-/// A fixture project in a temp dir: content, real templates, a fake client build.
-fn project() -> (tempfile::TempDir, BuildOptions) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let tmp = tempfile::tempdir().unwrap();
-    let content = tmp.path().join("content");
-    copy_dir(&root.join("tests/fixtures/site/content"), &content);
-    image(content.join("media/hero.jpg"), 1000, 600, false);
-    image(content.join("media/og-image.jpg"), 1200, 630, false);
-    image(content.join("media/cards/a.jpg"), 600, 400, false);
-    image(content.join("media/portraits/p.jpg"), 400, 500, false);
-    image(content.join("media/favicon.png"), 64, 64, true);
-    fs::write(content.join("media/logo.svg"), r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64"/></svg>"#).unwrap();
-
-    let client = tmp.path().join("client");
-    fs::create_dir_all(client.join(".vite")).unwrap();
-    fs::create_dir_all(client.join("assets")).unwrap();
-    fs::write(client.join("assets/main-1.js"), "/* main */").unwrap();
-    fs::write(client.join("assets/main-2.css"), "body{}".repeat(200)).unwrap();
-    fs::write(
-        client.join(".vite/manifest.json"),
-        r#"{
-          "src/main.ts": {"file": "assets/main-1.js", "css": ["assets/main-2.css"], "isEntry": true},
-          "_react.js": {"file": "assets/react-3.js"},
-          "src/islands/NewsletterForm.tsx": {"file": "assets/NewsletterForm-4.js", "imports": ["_react.js"]},
-          "src/islands/PromoCarousel.tsx": {"file": "assets/PromoCarousel-5.js", "imports": ["_react.js"]},
-          "src/islands/ContactForm.tsx": {"file": "assets/ContactForm-7.js", "imports": ["_react.js"]},
-          "src/islands/VolunteerForm.tsx": {"file": "assets/VolunteerForm-8.js", "imports": ["_react.js"]},
-          "src/toaster.tsx": {"file": "assets/toaster-6.js", "imports": ["_react.js"]}
-        }"#,
-    )
-    .unwrap();
-
-    let mut opts = BuildOptions::for_project(tmp.path());
-    opts.templates_dir = root.join("../site/templates");
-    opts.client_dir = client;
-    (tmp, opts)
-}
-
-fn read(opts: &BuildOptions, rel: &str) -> String {
-    fs::read_to_string(opts.out_dir.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-}
-
-fn json_ld(html: &str) -> Vec<serde_json::Value> {
-    html.split(r#"<script type="application/ld+json">"#)
-        .skip(1)
-        .map(|s| serde_json::from_str(s.split("</script>").next().unwrap()).unwrap())
-        .collect()
-}
+use common::{EchoRenderer, json_ld, project, read};
 
 #[test]
 fn builds_the_home_page_with_metadata_islands_and_assets() {
@@ -224,10 +138,11 @@ fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
     let sitemap = read(&opts, "sitemap.xml");
     assert_eq!(
         sitemap.matches("<loc>").count(),
-        9,
-        "every routed page, not the 404"
+        10,
+        "every routed page and the blog, not the 404"
     );
     assert!(sitemap.contains("<loc>https://example.org/privacy-policy</loc>"));
+    assert!(sitemap.contains("<loc>https://example.org/blog</loc>"));
     assert!(!sitemap.contains("404"));
     assert!(
         !sitemap.contains("/forms/"),

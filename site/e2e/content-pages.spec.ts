@@ -210,11 +210,15 @@ test.describe('take action and contact pages', () => {
 });
 
 test.describe('unknown paths', () => {
-  test('paths under /blog/ that are not posts are 404 too', async ({ request }) => {
-    for (const path of ['/blog/not-a-post', '/leadership/extra', '/issues.php']) {
+  test('paths under /blog/ that are not posts are 404 too, with the blog\'s own page', async ({ request }) => {
+    for (const [path, title] of [
+      ['/blog/not-a-post', 'Blog Post Not Found'],
+      ['/leadership/extra', 'Page Not Found'],
+      ['/issues.php', 'Page Not Found'],
+    ]) {
       const response = await request.get(path);
       expect(response.status(), path).toBe(404);
-      expect(await response.text()).toContain('Page Not Found');
+      expect(await response.text()).toContain(title);
     }
   });
 });

@@ -53,6 +53,7 @@ export function failedLoad(status: number): RegExp {
 }
 
 export { expect };
+export { ADMIN_PASSWORD } from './settings';
 
 /** Runs axe (WCAG 2.2 A and AA) on the page and expects no violations. */
 export async function expectAccessible(page: Page): Promise<void> {

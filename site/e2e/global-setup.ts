@@ -1,10 +1,12 @@
 // Starts the real api binary on a free port with a fresh temporary DATA_DIR, serving the
 // built dist/. Tests reach it through BASE_URL and read its database at DB_PATH.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { ADMIN_PASSWORD } from './settings';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
@@ -18,16 +20,22 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     if (!existsSync(path)) throw new Error(`${path} is missing: run \`${hint}\` first (or \`just test\`).`);
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'acp-e2e-'));
+  // The server rewrites blog pages as tests publish posts: it gets its own copy of dist/,
+  // so the build stays as it was.
+  const served = join(dataDir, 'dist');
+  cpSync(dist, served, { recursive: true });
   const server: ChildProcess = spawn(binary, [], {
+    // The project folder: blog rebuilds read content/, site/templates/ and build/client/.
+    cwd: root,
     env: {
       ...process.env,
       PORT: '0',
       BIND: '127.0.0.1',
       DATA_DIR: dataDir,
-      DIST_DIR: dist,
+      DIST_DIR: served,
       CONTENT_DIR: join(root, 'content'),
       // A known admin password, so tests can sign in (the admin app's tests).
-      ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD ?? 'e2e admin password',
+      ADMIN_PASSWORD,
       // Many tests post forms from 127.0.0.1; the limit itself is covered by the api's tests.
       FORM_RATE_LIMIT: '10000',
       RUST_LOG: 'warn',
@@ -51,6 +59,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   process.env.BASE_URL = baseURL;
   process.env.DB_PATH = join(dataDir, 'site.db');
+  process.env.SERVED_DIST = served;
 
   return async () => {
     server.kill('SIGINT');

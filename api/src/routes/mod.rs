@@ -1,6 +1,7 @@
 //! Every route group, combined under `/api`.
 
 pub mod admin;
+pub mod blogs;
 pub mod contact;
 pub mod newsletter;
 pub mod openapi;
@@ -20,7 +21,9 @@ pub fn api(state: AppState) -> BoxedFilter<(Response,)> {
         .unify()
         .or(volunteer::routes(state.clone()))
         .unify()
-        .or(admin::routes(state))
+        .or(admin::routes(state.clone()))
+        .unify()
+        .or(blogs::routes(state))
         .unify()
         .or(openapi::routes())
         .unify()

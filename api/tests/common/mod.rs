@@ -52,7 +52,7 @@ impl TestApp {
             .join("../generator/tests/fixtures/site/content");
         let mut config = Config::for_tests(dir.path().join("data"), dist, content);
         adjust(&mut config);
-        let db = Db::open(&dir.path().join("site.db")).unwrap();
+        let db = Db::open(&config.data_dir.join("site.db")).unwrap();
         let data_dir = config.data_dir.clone();
         let app = api::app(AppState::new(config, db.clone()).unwrap()).boxed();
         TestApp {
@@ -61,6 +61,36 @@ impl TestApp {
             data_dir,
             _dir: dir,
         }
+    }
+
+    /// The app over a real built site (the generator's fixture project), with blog
+    /// rebuilds on: what staff change shows in its dist/.
+    pub async fn with_site(adjust: impl FnOnce(&mut Config)) -> TestApp {
+        let (dir, opts) = generator::fixture::project();
+        let db = Db::open(&opts.database()).unwrap();
+        generator::build(&opts, &generator::fixture::EchoRenderer).unwrap();
+        let mut config = Config::for_tests(
+            opts.data_dir.clone(),
+            opts.out_dir.clone(),
+            opts.content_dir.clone(),
+        );
+        config.site = Some(opts);
+        adjust(&mut config);
+        let data_dir = config.data_dir.clone();
+        let state = AppState::new(config, db.clone()).unwrap();
+        // The worker's first pass (a sync) has run once a rebuild comes back.
+        state.rebuilder.rebuild().await.unwrap();
+        TestApp {
+            app: api::app(state).boxed(),
+            db,
+            data_dir,
+            _dir: dir,
+        }
+    }
+
+    /// The built site's folder (for `with_site`).
+    pub fn dist(&self) -> std::path::PathBuf {
+        self._dir.path().join("dist")
     }
 
     pub async fn post_json(&self, path: &str, body: &str) -> Response<Bytes> {

@@ -2,6 +2,7 @@
 //! every error names the file and the field so whoever edits content knows what to fix.
 
 mod articles;
+mod blog;
 mod home;
 mod pages;
 mod people;
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::SiteConfig;
 pub use articles::{Article, Faq, Join, Movement, Privacy, WhyThirdParty};
+pub use blog::{BlogNotFound, BlogPage, FeaturedCard};
 pub use home::{Card, Home};
 pub use pages::{
     ContactPage, CorePolicy, Issue, IssuesPage, LeadershipPage, LinkCard, NotFoundPage,
@@ -51,6 +53,7 @@ pub struct Content {
     pub movement: Article<Movement>,
     pub privacy: Article<Privacy>,
     pub not_found: NotFoundPage,
+    pub blog: BlogPage,
 }
 
 impl Content {
@@ -78,6 +81,8 @@ impl Content {
         let contact: ContactPage = read_yaml(&dir.join("contact.yaml"))?;
         let not_found: NotFoundPage = read_yaml(&dir.join("not-found.yaml"))?;
         checked(dir, "not-found.yaml", not_found.validate())?;
+        let blog: BlogPage = read_yaml(&dir.join("blog.yaml"))?;
+        checked(dir, "blog.yaml", blog.validate())?;
         Ok(Content {
             dir: dir.to_path_buf(),
             site,
@@ -92,6 +97,7 @@ impl Content {
             movement: read_article(&dir.join("pages/movement.md"))?,
             privacy: read_article(&dir.join("pages/privacy-policy.md"))?,
             not_found,
+            blog,
         })
     }
 

@@ -17,7 +17,7 @@ use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
-use super::{json, success};
+use super::json;
 use crate::audit::{self, Action};
 use crate::auth::{self, Admin};
 use crate::error::ApiError;
@@ -117,8 +117,9 @@ struct Input {
 #[derive(Debug, Clone)]
 struct Fields {
     title: String,
-    /// The slug asked for, normalised; empty means "make one from the title".
-    slug: String,
+    /// The slug asked for, normalised: `None` (not sent) keeps a post's slug, or makes one
+    /// from the title for a new post; `Some("")` (sent empty) makes one from the title.
+    slug: Option<String>,
     content: String,
     excerpt: Option<String>,
     keywords: Option<String>,
@@ -157,8 +158,10 @@ impl Fields {
             TITLE_MAX,
         )?
         .unwrap_or_else(|| "Untitled".into());
-        let slug_asked =
-            optional("slug", input.slug.flatten(), SLUG_INPUT_MAX)?.unwrap_or_default();
+        let slug_asked = match input.slug {
+            None => None,
+            Some(sent) => Some(optional("slug", sent, SLUG_INPUT_MAX)?.unwrap_or_default()),
+        };
         let content = pick(input.content, existing.map(|p| p.content.as_str())).unwrap_or_default();
         if content.len() > CONTENT_MAX_BYTES {
             return Err(ApiError::BadRequest("content must be at most 1 MB.".into()));
@@ -218,7 +221,7 @@ impl Fields {
         }
         Ok(Fields {
             title,
-            slug: slug::slugify(&slug_asked),
+            slug: slug_asked.map(|s| slug::slugify(&s)),
             content: sanitize::clean(&content),
             excerpt,
             keywords,
@@ -345,35 +348,40 @@ async fn read(state: AppState, id: String) -> Result<Response, Rejection> {
     Ok(json(StatusCode::OK, &post))
 }
 
-/// A slug no other post has: `wanted` (or one made from the title), then `-2`, `-3`…
-/// Taking a slug that was another post's old address ends that redirect: the live post wins.
+/// A slug no other post has: the one asked for, the post's own when none was sent, or one
+/// made from the title; then `-2`, `-3`… when another post has it. Taking a slug that was
+/// another post's old address ends that redirect: the live post wins.
 fn unique_slug(
     tx: &Transaction,
     fields: &Fields,
     id: Option<i64>,
     current: Option<&str>,
 ) -> rusqlite::Result<String> {
-    let base = if fields.slug.is_empty() {
-        let from_title = slug::slugify(&fields.title);
-        // An unchanged title keeps the post's numbered slug rather than renumbering it.
-        let numbered_from_title = |current: &str| {
-            current.strip_prefix(&from_title).is_some_and(|rest| {
-                rest.strip_prefix('-')
-                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-            })
-        };
-        if let Some(current) = current
-            && (current == from_title || numbered_from_title(current))
-        {
-            return Ok(current.to_owned());
+    let base = match (&fields.slug, current) {
+        (Some(asked), _) if !asked.is_empty() => asked.clone(),
+        (None, Some(current)) => return Ok(current.to_owned()),
+        _ => {
+            let from_title = slug::slugify(&fields.title);
+            // Asked to make one again from an unchanged title: keep the numbered slug the
+            // post already has rather than renumber it.
+            let numbered_from_title = |current: &str| {
+                current.strip_prefix(&from_title).is_some_and(|rest| {
+                    rest.strip_prefix('-')
+                        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                })
+            };
+            if let Some(current) = current
+                && !from_title.is_empty()
+                && (current == from_title || numbered_from_title(current))
+            {
+                return Ok(current.to_owned());
+            }
+            if from_title.is_empty() {
+                "post".to_owned()
+            } else {
+                from_title
+            }
         }
-        if from_title.is_empty() {
-            "post".to_owned()
-        } else {
-            from_title
-        }
-    } else {
-        fields.slug.clone()
     };
     let taken = |candidate: &str| -> rusqlite::Result<bool> {
         tx.query_row(
@@ -472,11 +480,29 @@ async fn save_in_db(
         .ok_or_else(|| not_found(id.unwrap_or_default()))
 }
 
+/// Brings the public blog up to date and answers with `body` once it is live. The change
+/// is saved whatever happens here: if the pages could not be written, the answer says so
+/// (`warning`), and the next change or a `generator build` repairs them.
+async fn answer_after_rebuild<T: Serialize>(
+    state: &AppState,
+    status: StatusCode,
+    body: &T,
+) -> Response {
+    let mut body = serde_json::to_value(body).unwrap_or_default();
+    if let Err(why) = state.rebuilder.rebuild().await {
+        tracing::warn!(%why, "a blog change is saved but not yet on the public site");
+        body["warning"] = serde_json::json!(
+            "Saved, but the public website could not be updated yet. It will be updated with the next change."
+        );
+    }
+    json(status, &body)
+}
+
 /// POST /api/admin/blogs
 async fn create(state: AppState, admin: Admin, input: Input) -> Result<Response, Rejection> {
     let fields = Fields::merge(input, None, &state.site.default_author)?;
     let post = save_in_db(&state, None, fields, admin.ip).await?;
-    Ok(json(StatusCode::CREATED, &post))
+    Ok(answer_after_rebuild(&state, StatusCode::CREATED, &post).await)
 }
 
 /// PATCH /api/admin/blogs/{id}: changes what the body sends.
@@ -494,7 +520,7 @@ async fn update(
         .ok_or_else(|| not_found(id))?;
     let fields = Fields::merge(input, Some(&existing), &state.site.default_author)?;
     let post = save_in_db(&state, Some(id), fields, admin.ip).await?;
-    Ok(json(StatusCode::OK, &post))
+    Ok(answer_after_rebuild(&state, StatusCode::OK, &post).await)
 }
 
 /// POST /api/admin/blogs/{id}/publish: publishes a draft or scheduled post, setting its
@@ -520,7 +546,7 @@ async fn publish(state: AppState, admin: Admin, id: String) -> Result<Response, 
         })
         .await?
         .ok_or_else(|| not_found(id))?;
-    Ok(json(StatusCode::OK, &post))
+    Ok(answer_after_rebuild(&state, StatusCode::OK, &post).await)
 }
 
 /// DELETE /api/admin/blogs/{id}
@@ -539,7 +565,12 @@ async fn delete(state: AppState, admin: Admin, id: String) -> Result<Response, R
     if !deleted {
         return Err(not_found(id).into());
     }
-    Ok(success())
+    Ok(answer_after_rebuild(
+        &state,
+        StatusCode::OK,
+        &serde_json::json!({ "success": true }),
+    )
+    .await)
 }
 
 /// GET /api/admin/blogs/export

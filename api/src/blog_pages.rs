@@ -1,0 +1,57 @@
+//! The blog's addresses that are not files: `/blog/page/1` is `/blog`, and a renamed post's
+//! old address answers a permanent redirect to its new one (the admin API keeps the old
+//! slugs). Everything else under `/blog` is a static file, or the blog's own 404 page.
+
+use rusqlite::OptionalExtension;
+use warp::filters::BoxedFilter;
+use warp::http::{HeaderValue, StatusCode, header};
+use warp::reply::Response;
+use warp::{Filter, Rejection};
+
+use crate::state::AppState;
+
+pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let get = warp::get().or(warp::head()).unify();
+    let first_page = get
+        .and(warp::path!("blog" / "page" / "1"))
+        .map(|| permanent_redirect("/blog"));
+    let renamed = get
+        .and(warp::path!("blog" / String))
+        .and_then(move |slug: String| {
+            let state = state.clone();
+            async move {
+                // A post that exists is the static site's to serve.
+                let page = state.config.dist_dir.join("blog").join(&slug).join("index.html");
+                if slug.starts_with('.') || slug.contains(['/', '\\']) || page.is_file() {
+                    return Err(warp::reject::not_found());
+                }
+                let target: Option<String> = state
+                    .db
+                    .read(move |c| {
+                        c.query_row(
+                            "SELECT p.slug FROM blog_slug_redirects r JOIN blog_posts p ON p.id = r.post_id \
+                             WHERE r.slug = ?1 AND p.status = 'published' AND p.publish_date IS NOT NULL",
+                            [&slug],
+                            |r| r.get(0),
+                        )
+                        .optional()
+                    })
+                    .await
+                    .map_err(Rejection::from)?;
+                match target {
+                    Some(new) => Ok(permanent_redirect(&generator::blog::post_route(&new))),
+                    None => Err(warp::reject::not_found()),
+                }
+            }
+        });
+    first_page.or(renamed).unify().boxed()
+}
+
+fn permanent_redirect(location: &str) -> Response {
+    let mut res = Response::new(Default::default());
+    *res.status_mut() = StatusCode::PERMANENT_REDIRECT;
+    if let Ok(value) = HeaderValue::from_str(location) {
+        res.headers_mut().insert(header::LOCATION, value);
+    }
+    res
+}

@@ -1,0 +1,175 @@
+//! Keeps the static blog in step with the database. When staff change posts, the handler
+//! asks for a rebuild and waits: one worker takes every request waiting at that moment,
+//! reads the published posts once, and calls the generator library in-process to write
+//! only the files that differ (`generator::blog::changes`). Concurrent changes are thus
+//! serialised and coalesced, and a reply goes out only once its change is live.
+//!
+//! The worker's first task is a sync of the whole blog against the database (posts may
+//! have changed since the last `generator build`). After each rebuild, `REBUILD_HOOK` (if
+//! set) runs with the changed paths on stdin.
+
+use std::process::Stdio;
+use std::sync::Arc;
+
+use generator::blog::{self, Blog};
+use generator::{BuildOptions, Site};
+use tokio::io::AsyncWriteExt;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::db::Db;
+
+/// Why the public site could not be brought up to date (the post itself is saved).
+pub type Failure = String;
+
+type Waiter = oneshot::Sender<Result<(), Failure>>;
+
+/// The handle handlers use; cheap to clone.
+#[derive(Clone)]
+pub struct Rebuilder {
+    requests: Option<mpsc::UnboundedSender<Waiter>>,
+}
+
+impl Rebuilder {
+    /// No site to keep in step (tests of the API alone): every request succeeds at once.
+    pub fn disabled() -> Rebuilder {
+        Rebuilder { requests: None }
+    }
+
+    /// Starts the worker for the site described by `opts`.
+    pub fn start(opts: BuildOptions, db: Db, hook: Option<String>) -> Rebuilder {
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(worker(opts, db, hook, rx));
+        Rebuilder { requests: Some(tx) }
+    }
+
+    /// Brings the blog's pages up to date with the database and returns once they are live.
+    pub async fn rebuild(&self) -> Result<(), Failure> {
+        let Some(requests) = &self.requests else {
+            return Ok(());
+        };
+        let (done, wait) = oneshot::channel();
+        requests
+            .send(done)
+            .map_err(|_| Failure::from("the rebuild worker has stopped"))?;
+        wait.await
+            .unwrap_or_else(|_| Err("the rebuild worker has stopped".into()))
+    }
+}
+
+/// The state the worker keeps between rebuilds.
+struct Current {
+    site: Arc<Site>,
+    /// What the output folder shows now.
+    blog: Blog,
+}
+
+async fn worker(
+    opts: BuildOptions,
+    db: Db,
+    hook: Option<String>,
+    mut requests: mpsc::UnboundedReceiver<Waiter>,
+) {
+    let mut current: Option<Current> = None;
+    // The first pass syncs everything, even before anyone asks.
+    let mut waiters: Vec<Waiter> = Vec::new();
+    loop {
+        let result = run(&opts, &db, &mut current).await;
+        let result = match result {
+            Ok(paths) => {
+                // The hook pushes what is already live; nobody waits for it.
+                if let (Some(hook), false) = (&hook, paths.is_empty()) {
+                    tokio::spawn(run_hook(hook.clone(), opts.out_dir.clone(), paths));
+                }
+                Ok(())
+            }
+            Err(e) => {
+                tracing::error!(error = %format!("{e:#}"), "blog rebuild failed; the posts are saved, the site is not updated");
+                Err(format!("{e:#}"))
+            }
+        };
+        for waiter in waiters.drain(..) {
+            let _ = waiter.send(result.clone());
+        }
+        // Wait for the next request, then take every other one already waiting.
+        match requests.recv().await {
+            Some(first) => waiters.push(first),
+            None => return,
+        }
+        while let Ok(more) = requests.try_recv() {
+            waiters.push(more);
+        }
+    }
+}
+
+/// One rebuild: the published posts now, against what the output shows.
+async fn run(
+    opts: &BuildOptions,
+    db: &Db,
+    current: &mut Option<Current>,
+) -> anyhow::Result<Vec<String>> {
+    let after = db
+        .read(Blog::query)
+        .await
+        .map_err(|e| anyhow::anyhow!("reading the posts: {e}"))?;
+    let opts = opts.clone();
+    let state = current.take();
+    let (state, paths) =
+        tokio::task::spawn_blocking(move || -> anyhow::Result<(Current, Vec<String>)> {
+            match state {
+                Some(state) => {
+                    let changes = blog::changes(&state.site, &state.blog, &after)?;
+                    let paths = changes.apply(&state.site.output)?;
+                    Ok((
+                        Current {
+                            site: state.site,
+                            blog: after,
+                        },
+                        paths,
+                    ))
+                }
+                None => {
+                    let started = std::time::Instant::now();
+                    let site = Arc::new(Site::open(&opts)?);
+                    let paths = blog::sync(&site, &after)?;
+                    tracing::info!(
+                        posts = after.posts.len(),
+                        changed = paths.len(),
+                        "blog in step with the database in {:.0?}",
+                        started.elapsed()
+                    );
+                    Ok((Current { site, blog: after }, paths))
+                }
+            }
+        })
+        .await??;
+    *current = Some(state);
+    Ok(paths)
+}
+
+/// Runs `REBUILD_HOOK` with the changed paths on stdin; a failure is logged, nothing more.
+async fn run_hook(hook: String, dist: std::path::PathBuf, paths: Vec<String>) {
+    let child = tokio::process::Command::new("sh")
+        .arg("-c")
+        .arg(&hook)
+        .current_dir(&dist)
+        .stdin(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) => {
+            tracing::error!(error = %e, "REBUILD_HOOK could not start");
+            return;
+        }
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let list = paths.join("\n") + "\n";
+        if let Err(e) = stdin.write_all(list.as_bytes()).await {
+            tracing::warn!(error = %e, "REBUILD_HOOK did not read the changed paths");
+        }
+    }
+    match child.wait().await {
+        Ok(status) if status.success() => {}
+        Ok(status) => tracing::error!(%status, "REBUILD_HOOK failed"),
+        Err(e) => tracing::error!(error = %e, "REBUILD_HOOK failed"),
+    }
+}

@@ -1,0 +1,277 @@
+//! Staff change posts through the admin API and the static blog follows: every trigger
+//! (create, update, rename, publish, unpublish, delete) rewrites the affected pages before
+//! the reply; renamed posts redirect; the public JSON routes; REBUILD_HOOK; a failed rebuild.
+
+mod common;
+
+use common::{TestApp, message, text};
+use serde_json::{Value, json};
+
+async fn save(app: &TestApp, token: &str, method: &str, path: &str, body: Value) -> Value {
+    let res = app.admin(method, path, token, Some(body)).await;
+    assert!(
+        res.status().is_success(),
+        "{method} {path}: {} {:?}",
+        res.status(),
+        res.body()
+    );
+    TestApp::json(&res)
+}
+
+#[tokio::test]
+async fn every_change_to_a_post_is_on_the_site_when_the_reply_comes() {
+    let app = TestApp::with_site(|_| {}).await;
+    let token = app.login().await;
+    assert!(text(&app.get("/blog").await).contains("No Blog Posts Yet"));
+
+    // A draft shows nowhere.
+    let post = save(&app, &token, "POST", "/api/admin/blogs", json!({ "title": "Hello World", "content": "<p>First words.</p>", "excerpt": "Our first post." })).await;
+    assert!(post.get("warning").is_none(), "{post}");
+    assert_eq!(app.get("/blog/hello-world").await.status(), 404);
+    assert!(!text(&app.get("/blog").await).contains("Hello World"));
+
+    // Published: its page, the list, the feed and the sitemap, all at once.
+    let id = post["id"].clone();
+    let published = save(
+        &app,
+        &token,
+        "POST",
+        &format!("/api/admin/blogs/{id}/publish"),
+        json!(null),
+    )
+    .await;
+    assert!(published.get("warning").is_none());
+    let page = app.get("/blog/hello-world").await;
+    assert_eq!(page.status(), 200);
+    assert!(text(&page).contains("<title>Hello World - Fixture Party</title>"));
+    assert!(text(&page).contains("<p>First words.</p>"));
+    assert!(text(&app.get("/blog").await).contains("Our first post."));
+    assert!(text(&app.get("/blog/feed.xml").await).contains("<title>Hello World</title>"));
+    assert!(
+        text(&app.get("/sitemap.xml").await)
+            .contains("https://example.org/blog/hello-world</loc><lastmod>")
+    );
+
+    // Edited.
+    save(
+        &app,
+        &token,
+        "PATCH",
+        &format!("/api/admin/blogs/{id}"),
+        json!({ "content": "<p>Better words.</p>" }),
+    )
+    .await;
+    assert!(text(&app.get("/blog/hello-world").await).contains("<p>Better words.</p>"));
+
+    // Renamed: the new address serves it, the old one redirects there for good.
+    save(
+        &app,
+        &token,
+        "PATCH",
+        &format!("/api/admin/blogs/{id}"),
+        json!({ "slug": "hello-again" }),
+    )
+    .await;
+    assert_eq!(app.get("/blog/hello-again").await.status(), 200);
+    let old = app.get("/blog/hello-world").await;
+    assert_eq!(old.status(), 308);
+    assert_eq!(old.headers()["location"], "/blog/hello-again");
+    assert!(
+        !app.dist().join("blog/hello-world").exists(),
+        "the old page is gone from dist"
+    );
+
+    // Unpublished: gone from every public place, with the blog's own 404 page.
+    save(
+        &app,
+        &token,
+        "PATCH",
+        &format!("/api/admin/blogs/{id}"),
+        json!({ "status": "draft" }),
+    )
+    .await;
+    let gone = app.get("/blog/hello-again").await;
+    assert_eq!(gone.status(), 404);
+    assert!(text(&gone).contains("Blog Post Not Found"));
+    assert!(text(&gone).contains("Back to Blog"));
+    assert_eq!(
+        app.get("/blog/hello-world").await.status(),
+        404,
+        "no redirect to an unpublished post"
+    );
+    assert!(text(&app.get("/blog").await).contains("No Blog Posts Yet"));
+    assert!(!text(&app.get("/blog/feed.xml").await).contains("Hello World"));
+
+    // Published again, then deleted.
+    save(
+        &app,
+        &token,
+        "POST",
+        &format!("/api/admin/blogs/{id}/publish"),
+        json!(null),
+    )
+    .await;
+    assert_eq!(app.get("/blog/hello-again").await.status(), 200);
+    let res = app
+        .admin("DELETE", &format!("/api/admin/blogs/{id}"), &token, None)
+        .await;
+    assert_eq!(TestApp::json(&res), json!({ "success": true }));
+    assert_eq!(app.get("/blog/hello-again").await.status(), 404);
+    assert!(!app.dist().join("blog/hello-again/index.html").exists());
+    assert!(!app.dist().join("blog/hello-again/index.html.br").exists());
+}
+
+#[tokio::test]
+async fn list_pages_follow_and_page_one_is_the_blog() {
+    let app = TestApp::with_site(|_| {}).await;
+    let token = app.login().await;
+    let mut ids = Vec::new();
+    for i in 1..=6 {
+        let post = save(
+            &app,
+            &token,
+            "POST",
+            "/api/admin/blogs",
+            json!({ "title": format!("Post {i}"), "status": "published" }),
+        )
+        .await;
+        ids.push(post["id"].clone());
+    }
+    let page2 = app.get("/blog/page/2").await;
+    assert_eq!(page2.status(), 200);
+    assert!(text(&page2).contains("Page 2 of 2"));
+    let first = app.get("/blog/page/1").await;
+    assert_eq!(first.status(), 308);
+    assert_eq!(first.headers()["location"], "/blog");
+    // One post fewer: the second page goes.
+    app.admin(
+        "DELETE",
+        &format!("/api/admin/blogs/{}", ids[0]),
+        &token,
+        None,
+    )
+    .await;
+    assert_eq!(app.get("/blog/page/2").await.status(), 404);
+    assert!(!text(&app.get("/blog").await).contains("Page 1 of"));
+}
+
+#[tokio::test]
+async fn the_public_json_lists_published_posts_a_page_at_a_time() {
+    let app = TestApp::with_site(|_| {}).await;
+    let token = app.login().await;
+    for i in 1..=7 {
+        save(&app, &token, "POST", "/api/admin/blogs", json!({ "title": format!("Post {i}"), "status": "published", "content": "<p onclick=\"x()\">Hi</p>" })).await;
+    }
+    save(
+        &app,
+        &token,
+        "POST",
+        "/api/admin/blogs",
+        json!({ "title": "Secret", "status": "draft" }),
+    )
+    .await;
+
+    let page = TestApp::json(&app.get("/api/blogs").await);
+    assert_eq!(page["total"], 7);
+    assert_eq!(page["hasMore"], true);
+    assert_eq!(
+        page["blogs"].as_array().unwrap().len(),
+        5,
+        "five by default"
+    );
+    assert_eq!(page["blogs"][0]["title"], "Post 7", "newest first");
+    assert_eq!(page["blogs"][0]["content"], "<p>Hi</p>");
+    let last = TestApp::json(&app.get("/api/blogs?limit=5&offset=5").await);
+    assert_eq!(last["blogs"].as_array().unwrap().len(), 2);
+    assert_eq!(last["hasMore"], false);
+    let beyond = TestApp::json(&app.get("/api/blogs?offset=100").await);
+    assert_eq!(beyond["blogs"], json!([]));
+    for bad in ["limit=0", "limit=51", "limit=x", "offset=-1", "offset=1.5"] {
+        let res = app.get(&format!("/api/blogs?{bad}")).await;
+        assert_eq!(res.status(), 400, "{bad}");
+        assert!(message(&res).contains("must be a whole number"), "{bad}");
+    }
+
+    let one = app.get("/api/blogs/post-3").await;
+    assert_eq!(one.status(), 200);
+    assert_eq!(TestApp::json(&one)["title"], "Post 3");
+    for missing in ["/api/blogs/secret", "/api/blogs/nothing-here"] {
+        let res = app.get(missing).await;
+        assert_eq!(res.status(), 404, "{missing}");
+        assert_eq!(message(&res), "Blog Post Not Found");
+    }
+}
+
+#[tokio::test]
+async fn the_rebuild_hook_gets_the_changed_paths() {
+    let app = TestApp::with_site(|c| c.rebuild_hook = Some("cat >> ../hook.txt".into())).await;
+    let token = app.login().await;
+    save(
+        &app,
+        &token,
+        "POST",
+        "/api/admin/blogs",
+        json!({ "title": "Hooked", "status": "published" }),
+    )
+    .await;
+    let log = app.dist().join("../hook.txt");
+    let mut seen = String::new();
+    for _ in 0..100 {
+        seen = std::fs::read_to_string(&log).unwrap_or_default();
+        if seen.contains("blog/hooked/index.html") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let lines: Vec<&str> = seen.lines().collect();
+    for path in [
+        "blog/hooked/index.html",
+        "blog/index.html",
+        "blog/feed.xml",
+        "sitemap.xml",
+    ] {
+        assert!(lines.contains(&path), "{path} in {seen:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_failed_rebuild_keeps_the_post_and_says_the_site_is_behind() {
+    let app = TestApp::with_site(|_| {}).await;
+    let token = app.login().await;
+    // The blog's folder cannot be written into: a file stands where it should be.
+    let blog = app.dist().join("blog");
+    std::fs::remove_dir_all(&blog).unwrap();
+    std::fs::write(&blog, "in the way").unwrap();
+    let res = app
+        .admin(
+            "POST",
+            "/api/admin/blogs",
+            &token,
+            Some(json!({ "title": "Stubborn", "status": "published" })),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    let body = TestApp::json(&res);
+    assert_eq!(body["slug"], "stubborn");
+    assert!(
+        body["warning"]
+            .as_str()
+            .unwrap()
+            .starts_with("Saved, but the public website could not be updated")
+    );
+    assert_eq!(app.count("blog_posts").await, 1, "the post is saved");
+
+    // Once the folder can be written again, the next change brings everything up to date.
+    std::fs::remove_file(&blog).unwrap();
+    let res = app
+        .admin(
+            "POST",
+            "/api/admin/blogs",
+            &token,
+            Some(json!({ "title": "Next", "status": "published" })),
+        )
+        .await;
+    assert!(TestApp::json(&res).get("warning").is_none());
+    assert_eq!(app.get("/blog/stubborn").await.status(), 200);
+    assert_eq!(app.get("/blog/next").await.status(), 200);
+}

@@ -1,0 +1,494 @@
+//! The blog, built from fixture databases: list pages and their pager, post pages with
+//! their metadata, the feed and the sitemap; and the api's incremental path, which must
+//! write exactly what a full build writes, atomically.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use common::{EchoRenderer, database, json_ld, project, publish_posts, read};
+use generator::blog::{self, Blog};
+use generator::{BuildOptions, Site};
+
+/// A fixture project whose database holds `n` published posts, built.
+fn built_with(n: usize) -> (tempfile::TempDir, BuildOptions) {
+    let (tmp, opts) = project();
+    fs::create_dir_all(&opts.data_dir).unwrap();
+    let conn = database(&opts.database());
+    publish_posts(&conn, n);
+    let report = generator::build(&opts, &EchoRenderer).unwrap();
+    assert_eq!(report.posts, n);
+    (tmp, opts)
+}
+
+fn exists(opts: &BuildOptions, rel: &str) -> bool {
+    opts.out_dir.join(rel).exists()
+}
+
+#[test]
+fn the_list_shows_five_posts_a_page_with_a_pager_only_when_needed() {
+    for (n, pages) in [(0usize, 1usize), (1, 1), (5, 1), (6, 2), (11, 3)] {
+        let (_tmp, opts) = built_with(n);
+        let first = read(&opts, "blog/index.html");
+        assert!(first.contains("<title>Fixture Blog</title>"), "{n}");
+        assert!(
+            first.contains(">FXP Blog</h1>"),
+            "{n}: the abbreviation's blog"
+        );
+        assert!(
+            first.contains("Featured Articles") && first.contains(r#"href="/why-third-party""#),
+            "{n}"
+        );
+        assert_eq!(
+            first.matches("Read More<span").count(),
+            n.min(5),
+            "{n} posts"
+        );
+        assert_eq!(
+            first.contains("Blog pages"),
+            n > 5,
+            "{n}: the pager shows only past five posts"
+        );
+        if n == 0 {
+            assert!(first.contains("No Blog Posts Yet"));
+            assert!(
+                first.contains("Check back soon for updates, news, and insights from the party.")
+            );
+        } else {
+            assert!(!first.contains("No Blog Posts Yet"));
+        }
+        if n > 1 {
+            // Newest first.
+            let newest = first.find(&format!("Post number {n}<")).unwrap();
+            assert!(newest < first.find(&format!("Post number {}<", n - 1)).unwrap());
+        }
+        for page in 2..=pages {
+            let html = read(&opts, &format!("blog/page/{page}/index.html"));
+            assert!(
+                html.contains(&format!("Page {page} of {pages}")),
+                "{n}/{page}"
+            );
+            assert!(html.contains(r#"rel="prev">Previous</a>"#), "{n}/{page}");
+            assert_eq!(
+                html.contains(r#"rel="next">Next</a>"#),
+                page < pages,
+                "{n}/{page}"
+            );
+            assert!(
+                !html.contains("Featured Articles"),
+                "featured cards only on the first page"
+            );
+            assert!(html.contains(&format!("<title>Fixture Blog | Page {page}</title>")));
+        }
+        if pages > 1 {
+            assert!(
+                first.contains(&format!("Page 1 of {pages}")) && !first.contains("Previous</a>")
+            );
+            assert!(
+                first.contains(
+                    r#"<a href="/blog/page/2" class="btn btn-outline" rel="next">Next</a>"#
+                )
+            );
+        }
+        assert!(
+            !exists(&opts, &format!("blog/page/{}/index.html", pages + 1)),
+            "{n}"
+        );
+        assert!(!exists(&opts, "blog/page/1/index.html"), "page 1 is /blog");
+    }
+}
+
+#[test]
+fn cards_carry_the_date_the_excerpt_or_its_fallback_and_a_link() {
+    let (_tmp, opts) = built_with(2);
+    let html = read(&opts, "blog/index.html");
+    // Post 2 (an excerpt) and post 1 (none), published on January 2 and 1, 2025 at 15:30 UTC.
+    assert!(
+        html.contains(r#"<time datetime="2025-01-02T15:30:00.000Z">January 2, 2025</time>"#),
+        "{html}"
+    );
+    assert!(html.contains("Excerpt of post 2."));
+    assert!(html.contains("Read more to discover the full story..."));
+    assert!(html.contains(r#"<a href="/blog/post-2" class="#));
+}
+
+#[test]
+fn a_post_page_has_its_metadata_and_blog_posting_data() {
+    let (_tmp, opts) = built_with(2);
+    let html = read(&opts, "blog/post-2/index.html");
+    assert!(html.contains("<title>Post number 2 - Fixture Party</title>"));
+    assert!(html.contains(r#"<meta name="description" content="Excerpt of post 2.">"#));
+    assert!(html.contains(r#"<link rel="canonical" href="https://example.org/blog/post-2">"#));
+    assert!(html.contains(r#"<meta property="og:type" content="article">"#));
+    assert!(html.contains(
+        r#"<meta property="article:published_time" content="2025-01-02T15:30:00.000Z">"#
+    ));
+    assert!(
+        html.contains(
+            r#"<meta property="article:modified_time" content="2025-01-02T15:30:00.000Z">"#
+        )
+    );
+    assert!(html.contains("Posted on <time datetime=\"2025-01-02T15:30:00.000Z\">January 2, 2025</time> | By Fixture Party Team"));
+    assert!(html.contains(r#"<a href="/blog" class="#) && html.contains("Back to Blog"));
+    assert!(
+        html.contains(
+            "<h2>Section 2</h2><p>Body of post 2, with <strong>strong</strong> words.</p>"
+        )
+    );
+    assert!(
+        html.contains(r#"aria-current"#)
+            && html.contains(r#"href="/blog" class="dropdown-link" aria-current="page""#),
+        "the Blog nav link is current"
+    );
+
+    let ld = json_ld(&html);
+    let posting = ld
+        .iter()
+        .find(|b| b["@type"] == "BlogPosting")
+        .expect("BlogPosting");
+    assert_eq!(posting["headline"], "Post number 2");
+    assert_eq!(posting["datePublished"], "2025-01-02T15:30:00.000Z");
+    assert_eq!(posting["author"]["name"], "Fixture Party Team");
+    assert_eq!(
+        posting["publisher"]["logo"]["url"],
+        "https://example.org/icon-512.png"
+    );
+    assert_eq!(
+        posting["mainEntityOfPage"]["@id"],
+        "https://example.org/blog/post-2"
+    );
+    assert!(
+        posting["image"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://example.org/media/og-image-1200.")
+    );
+
+    // No excerpt: the description is the start of the text.
+    let html = read(&opts, "blog/post-1/index.html");
+    assert!(
+        html.contains(
+            r#"<meta name="description" content="Section 1 Body of post 1, with strong words.">"#
+        ),
+        "{html}"
+    );
+}
+
+#[test]
+fn drafts_and_scheduled_posts_appear_nowhere() {
+    let (_tmp, opts) = project();
+    fs::create_dir_all(&opts.data_dir).unwrap();
+    let conn = database(&opts.database());
+    publish_posts(&conn, 1);
+    conn.execute_batch(
+        "INSERT INTO blog_posts (title, slug, content, author_name, status) VALUES ('Secret draft', 'secret-draft', '<p>x</p>', 'A', 'draft');
+         INSERT INTO blog_posts (title, slug, content, author_name, status, publish_date) VALUES ('Later', 'later', '<p>x</p>', 'A', 'scheduled', '2025-01-09T00:00:00.000Z');",
+    )
+    .unwrap();
+    generator::build(&opts, &EchoRenderer).unwrap();
+    for rel in ["blog/index.html", "blog/feed.xml", "sitemap.xml"] {
+        let text = read(&opts, rel);
+        assert!(
+            !text.contains("Secret draft") && !text.contains("secret-draft"),
+            "{rel}"
+        );
+        assert!(
+            !text.contains("Later") && !text.contains("/blog/later"),
+            "{rel}"
+        );
+    }
+    assert!(
+        !exists(&opts, "blog/secret-draft/index.html") && !exists(&opts, "blog/later/index.html")
+    );
+}
+
+#[test]
+fn no_database_means_an_empty_blog() {
+    let (_tmp, opts) = project();
+    let report = generator::build(&opts, &EchoRenderer).unwrap();
+    assert_eq!(report.posts, 0);
+    assert!(read(&opts, "blog/index.html").contains("No Blog Posts Yet"));
+    let not_found = read(&opts, "blog/404.html");
+    assert!(not_found.contains("Blog Post Not Found"));
+    assert!(
+        not_found.contains(
+            "The blog post you&#39;re looking for doesn&#39;t exist or has been removed."
+        )
+    );
+    assert!(not_found.contains(r#"<meta name="robots" content="noindex">"#));
+    assert!(not_found.contains(r#"href="/blog" class="btn btn-primary mt-10">Back to Blog</a>"#));
+}
+
+#[test]
+fn the_feed_is_atom_with_the_newest_twenty_posts_in_full() {
+    let (_tmp, opts) = built_with(23);
+    let xml = fs::read(opts.out_dir.join("blog/feed.xml")).unwrap();
+    let feed = feed_rs::parser::parse(&xml[..]).expect("a valid feed");
+    assert_eq!(feed.feed_type, feed_rs::model::FeedType::Atom);
+    assert_eq!(feed.entries.len(), 20);
+    let first = &feed.entries[0];
+    assert_eq!(first.title.as_ref().unwrap().content, "Post number 23");
+    assert_eq!(first.links[0].href, "https://example.org/blog/post-23");
+    let content = first.content.as_ref().unwrap().body.as_ref().unwrap();
+    assert!(content.contains("<h2>Section 23</h2>"), "{content}");
+    assert_eq!(
+        first.published.unwrap().to_rfc3339(),
+        "2025-01-23T15:30:00+00:00"
+    );
+    // Every page points to it.
+    assert!(read(&opts, "index.html").contains(r#"<link rel="alternate" type="application/atom+xml" title="FXP Blog" href="/blog/feed.xml">"#));
+    let sitemap = read(&opts, "sitemap.xml");
+    assert!(sitemap.contains("<url><loc>https://example.org/blog/post-23</loc><lastmod>2025-01-23T15:30:00Z</lastmod></url>"));
+    assert_eq!(sitemap.matches("/blog/post-").count(), 23);
+}
+
+#[test]
+fn uploaded_images_are_responsive_and_sized_in_posts() {
+    let (_tmp, opts) = project();
+    fs::create_dir_all(opts.data_dir.join("uploads")).unwrap();
+    common::image(
+        opts.data_dir.join("uploads/0123456789abcdef0123.jpg"),
+        1600,
+        900,
+        false,
+    );
+    let conn = database(&opts.database());
+    conn.execute(
+        "INSERT INTO blog_posts (title, slug, content, featured_image, featured_image_alt, author_name, status, publish_date)
+         VALUES ('Pictures', 'pictures', ?1, '/uploads/0123456789abcdef0123.jpg', NULL, 'A', 'published', '2025-03-01T12:00:00.000Z')",
+        [r#"<p>Look:</p><p><img src="/uploads/0123456789abcdef0123.jpg" alt="A march"><img src="https://cdn.example/x.png" alt="Elsewhere"></p>"#],
+    )
+    .unwrap();
+    generator::build(&opts, &EchoRenderer).unwrap();
+    let html = read(&opts, "blog/pictures/index.html");
+    // The featured image: WebP first, sized, alt falling back to the title.
+    assert!(
+        html.contains(
+            r#"<source type="image/webp" srcset="/media/uploads/0123456789abcdef0123-320."#
+        ),
+        "{html}"
+    );
+    assert!(html.contains(r#"width="1600" height="900" alt="Pictures""#));
+    // Inside the content: the upload the same way, lazily; the outside image lazily too.
+    assert!(
+        html.contains(r#"width="1600" height="900" alt="A march" loading="lazy" decoding="async""#)
+    );
+    assert!(html.contains(
+        r#"<img src="https://cdn.example/x.png" alt="Elsewhere" loading="lazy" decoding="async""#
+    ));
+    // Its social card is the image at 1200 px.
+    assert!(html.contains(r#"<meta property="og:image" content="https://example.org/media/uploads/0123456789abcdef0123-1200."#));
+}
+
+/// Every file under `dir`, with its bytes.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                files.insert(rel, fs::read(&path).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// A small deterministic generator, so a failure can be replayed.
+struct Dice(u64);
+
+impl Dice {
+    fn roll(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+#[test]
+fn incremental_rebuilds_write_what_a_full_build_writes() {
+    let (tmp, opts) = built_with(7);
+    let conn = rusqlite::Connection::open(opts.database()).unwrap();
+    let site = Site::open(&opts).unwrap();
+    let mut before = Blog::load(&opts.database()).unwrap();
+    let mut dice = Dice(0x5eed_cafe_f00d);
+    let mut next = 100;
+    for step in 0..60 {
+        let ids: Vec<i64> = {
+            let mut stmt = conn
+                .prepare("SELECT id FROM blog_posts ORDER BY id")
+                .unwrap();
+            stmt.query_map([], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        };
+        let pick = |dice: &mut Dice| {
+            ids.get(dice.roll(ids.len().max(1) as u64) as usize)
+                .copied()
+        };
+        match dice.roll(9) {
+            0..=2 => {
+                next += 1;
+                let status = ["published", "draft", "scheduled"][dice.roll(3) as usize];
+                conn.execute(
+                    "INSERT INTO blog_posts (title, slug, content, author_name, status, publish_date, updated_at)
+                     VALUES (?1, ?2, '<p>New</p>', 'A', ?3, CASE WHEN ?3 = 'published' THEN ?4 END, ?4)",
+                    rusqlite::params![format!("New post {next}"), format!("new-{next}"), status, format!("2025-02-{:02}T10:{:02}:00.000Z", 1 + step % 27, step % 60)],
+                )
+                .unwrap();
+            }
+            3 | 4 => {
+                if let Some(id) = pick(&mut dice) {
+                    conn.execute(
+                        "UPDATE blog_posts SET title = title || ' (edited)', content = content || '<p>More.</p>', updated_at = ?2 WHERE id = ?1",
+                        rusqlite::params![id, format!("2025-03-01T00:00:{:02}.000Z", step % 60)],
+                    )
+                    .unwrap();
+                }
+            }
+            5 | 6 => {
+                if let Some(id) = pick(&mut dice) {
+                    conn.execute(
+                        "UPDATE blog_posts SET status = 'published', publish_date = COALESCE(publish_date, ?2) WHERE id = ?1",
+                        rusqlite::params![id, format!("2025-04-01T00:00:{:02}.000Z", step % 60)],
+                    )
+                    .unwrap();
+                }
+            }
+            7 => {
+                if let Some(id) = pick(&mut dice) {
+                    conn.execute("UPDATE blog_posts SET status = 'draft' WHERE id = ?1", [id])
+                        .unwrap();
+                }
+            }
+            8 => {
+                if let Some(id) = pick(&mut dice) {
+                    conn.execute(
+                        "UPDATE blog_posts SET slug = slug || '-r' WHERE id = ?1",
+                        [id],
+                    )
+                    .unwrap();
+                }
+            }
+            _ => {
+                if let Some(id) = pick(&mut dice) {
+                    conn.execute("DELETE FROM blog_posts WHERE id = ?1", [id])
+                        .unwrap();
+                }
+            }
+        }
+        let after = Blog::load(&opts.database()).unwrap();
+        blog::changes(&site, &before, &after)
+            .unwrap()
+            .apply(&site.output)
+            .unwrap();
+        before = after;
+    }
+    assert!(
+        before.posts.len() > 3,
+        "the sequence leaves a blog worth comparing"
+    );
+
+    let mut fresh = opts.clone();
+    fresh.out_dir = tmp.path().join("fresh");
+    generator::build(&fresh, &EchoRenderer).unwrap();
+    let (incremental, full) = (tree(&opts.out_dir), tree(&fresh.out_dir));
+    let only_one: Vec<&String> = incremental
+        .keys()
+        .filter(|k| !full.contains_key(*k))
+        .chain(full.keys().filter(|k| !incremental.contains_key(*k)))
+        .collect();
+    assert!(only_one.is_empty(), "files in one tree only: {only_one:?}");
+    for (rel, bytes) in &full {
+        assert!(&incremental[rel] == bytes, "{rel} differs");
+    }
+}
+
+#[test]
+fn readers_never_see_a_missing_or_half_written_page_during_rebuilds() {
+    let (_tmp, opts) = built_with(12);
+    let conn = rusqlite::Connection::open(opts.database()).unwrap();
+    let site = Site::open(&opts).unwrap();
+    let watched = [
+        "blog/index.html",
+        "blog/page/2/index.html",
+        "blog/post-3/index.html",
+        "blog/feed.xml",
+    ];
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let reader = scope.spawn(|| {
+            let mut reads = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                for rel in watched {
+                    for suffix in ["", ".br", ".gz"] {
+                        let bytes = fs::read(opts.out_dir.join(format!("{rel}{suffix}")))
+                            .unwrap_or_else(|e| panic!("{rel}{suffix} went missing: {e}"));
+                        let text = match suffix {
+                            ".br" => {
+                                let mut out = Vec::new();
+                                brotli::BrotliDecompress(&mut &bytes[..], &mut out)
+                                    .expect("a whole brotli file");
+                                out
+                            }
+                            ".gz" => {
+                                let mut out = Vec::new();
+                                std::io::Read::read_to_end(
+                                    &mut flate2::read::GzDecoder::new(&bytes[..]),
+                                    &mut out,
+                                )
+                                .expect("a whole gzip file");
+                                out
+                            }
+                            _ => bytes,
+                        };
+                        let end: &[u8] = if rel.ends_with(".xml") {
+                            b"</feed>\n"
+                        } else {
+                            b"</html>\n"
+                        };
+                        assert!(text.ends_with(end), "{rel}{suffix} was read half-written");
+                        reads += 1;
+                    }
+                }
+            }
+            reads
+        });
+        let mut before = Blog::load(&opts.database()).unwrap();
+        for i in 0..30 {
+            conn.execute(
+                "UPDATE blog_posts SET title = ?1, updated_at = ?2 WHERE slug = 'post-3'",
+                rusqlite::params![
+                    format!("Post three, take {i}"),
+                    format!("2025-05-01T00:00:{:02}.000Z", i)
+                ],
+            )
+            .unwrap();
+            conn.execute(
+                "UPDATE blog_posts SET publish_date = ?1 WHERE slug = 'post-12'",
+                [format!("2025-06-{:02}T00:00:00.000Z", 1 + i % 2)],
+            )
+            .unwrap();
+            let after = Blog::load(&opts.database()).unwrap();
+            blog::changes(&site, &before, &after)
+                .unwrap()
+                .apply(&site.output)
+                .unwrap();
+            before = after;
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert!(reader.join().unwrap() > 100, "the reader kept reading");
+    });
+}
