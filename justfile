@@ -35,10 +35,11 @@ test: deps
     cargo build --quiet -p api
     npm --prefix site run test:e2e --silent
 
-# Benchmarks: page weight and server throughput.
+# Benchmarks: page weight and server throughput, then the blog's build and publish speed against Hugo.
 bench: build
-    cargo build --quiet --release -p api
+    cargo build --quiet --release -p api -p generator
     node bench/run.mjs
+    node bench/blog.mjs
 
 # Lighthouse on every public page (mobile): prints the scores and fails on a broken budget.
 audit: build
