@@ -2,7 +2,10 @@
 CREATE TABLE donations (
     id INTEGER PRIMARY KEY,
     amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+    currency TEXT NOT NULL DEFAULT 'usd',
     donor_name TEXT NOT NULL,
+    donor_first_name TEXT NOT NULL DEFAULT '',
+    donor_last_name TEXT NOT NULL DEFAULT '',
     donor_email TEXT NOT NULL,
     donor_address TEXT NOT NULL,
     donor_city TEXT NOT NULL,
@@ -12,14 +15,27 @@ CREATE TABLE donations (
     donor_employer TEXT,
     contribution_purpose TEXT,
     citizenship_confirmed INTEGER NOT NULL DEFAULT 0 CHECK (citizenship_confirmed IN (0, 1)),
+    attestations_confirmed INTEGER NOT NULL DEFAULT 0 CHECK (attestations_confirmed IN (0, 1)),
+    contribution_year INTEGER NOT NULL DEFAULT (CAST(strftime('%Y', 'now') AS INTEGER)),
     status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'completed', 'failed', 'canceled', 'expired')),
     payment_intent_id TEXT UNIQUE,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 
--- A donor's gifts in a year, for the annual limit.
-CREATE INDEX donations_by_donor ON donations (donor_email COLLATE NOCASE, created_at);
+-- A donor's gifts in a year, for the annual limit and the itemisation threshold. E-mails
+-- are stored in lower case, so the index serves an exact match.
+CREATE INDEX donations_by_donor ON donations (donor_email, contribution_year, status);
+
+-- Pending gifts by age, for the sweep that expires abandoned ones.
+CREATE INDEX donations_pending ON donations (status, created_at);
+
+-- Stripe webhook events already applied, so a replayed event changes nothing.
+CREATE TABLE stripe_events (
+    id TEXT PRIMARY KEY,
+    type TEXT NOT NULL,
+    received_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
 
 -- Blog posts; content is sanitised HTML.
 CREATE TABLE blog_posts (

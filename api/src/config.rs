@@ -36,6 +36,15 @@ pub struct Config {
     /// `REBUILD_HOOK`: a shell command run after each blog rebuild, with the changed paths
     /// (relative to DIST_DIR, one a line) on its stdin.
     pub rebuild_hook: Option<String>,
+    /// `STRIPE_SECRET_KEY` and `STRIPE_PUBLISHABLE_KEY` (both, or donations are off),
+    /// `STRIPE_WEBHOOK_SECRET`, and `STRIPE_API_BASE` (tests only).
+    pub stripe: Option<crate::payments::StripeConfig>,
+    /// `DONATION_RATE_LIMIT`: payment setups allowed per 10 minutes from one address, and for
+    /// one e-mail (default 5). Card testers try many cards quickly; donors do not.
+    pub donation_rate_limit: u32,
+    /// `SUMMARY_RATE_LIMIT`: donation-status lookups allowed per 10 minutes from one address
+    /// (default 30); each reveals what an e-mail gave this year.
+    pub summary_rate_limit: u32,
 }
 
 impl Config {
@@ -74,6 +83,9 @@ impl Config {
             jwt_secret: var("JWT_SECRET"),
             site: Some(site),
             rebuild_hook: var("REBUILD_HOOK"),
+            stripe: stripe_from_env()?,
+            donation_rate_limit: positive("DONATION_RATE_LIMIT", 5)?,
+            summary_rate_limit: positive("SUMMARY_RATE_LIMIT", 30)?,
         })
     }
 
@@ -93,11 +105,53 @@ impl Config {
             jwt_secret: Some("a test secret that is at least thirty-two bytes long".into()),
             site: None,
             rebuild_hook: None,
+            stripe: None,
+            donation_rate_limit: 5,
+            summary_rate_limit: 30,
         }
     }
 
     /// The admin password of [`Config::for_tests`].
     pub const TEST_PASSWORD: &str = "correct horse battery staple";
+}
+
+/// Stripe's keys: both or neither (a half-configured processor would take a donor through
+/// the form and fail at the last step). Without them the donate page says payments are not
+/// available.
+fn stripe_from_env() -> Result<Option<crate::payments::StripeConfig>> {
+    match (var("STRIPE_SECRET_KEY"), var("STRIPE_PUBLISHABLE_KEY")) {
+        (Some(secret_key), Some(publishable_key)) => {
+            let webhook_secret = var("STRIPE_WEBHOOK_SECRET");
+            if webhook_secret.is_none() {
+                tracing::warn!(
+                    "STRIPE_WEBHOOK_SECRET is not set: donations will stay pending, because Stripe's \
+                     reports of completed payments cannot be verified"
+                );
+            }
+            Ok(Some(crate::payments::StripeConfig {
+                secret_key,
+                publishable_key,
+                webhook_secret,
+                api_base: var("STRIPE_API_BASE"),
+            }))
+        }
+        (None, None) => Ok(None),
+        _ => anyhow::bail!(
+            "Set both STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY, or neither (donations off)"
+        ),
+    }
+}
+
+/// A whole number above 0 from `name`, or `default`.
+fn positive(name: &str, default: u32) -> Result<u32> {
+    match var(name) {
+        None => Ok(default),
+        Some(v) => v
+            .parse()
+            .ok()
+            .filter(|n| *n > 0)
+            .with_context(|| format!("{name} must be a whole number above 0")),
+    }
 }
 
 fn var(name: &str) -> Option<String> {

@@ -3,6 +3,8 @@
 //! When to use which:
 //! - `BadRequest`: the client sent something we refuse; the message is shown to the visitor
 //!   as is, so write it as a sentence they can act on.
+//! - `Invalid`: a field of a submission breaks a rule; a 400 like `BadRequest` whose body
+//!   also names the field (`{"message", "field"}`), so a page can mark and focus it.
 //! - `UnsupportedMediaType`: a body in an encoding the route does not take.
 //! - `Forbidden`: a request we will not take from where it came (a cross-site form post).
 //! - `PayloadTooLarge`: a body over the route's limit.
@@ -10,6 +12,9 @@
 //! - `TooManyRequests`: a rate limit was hit; `RetryAfter` when the client should be told
 //!   how long to wait (failed admin logins).
 //! - `NotFound`: no such resource; the message says which.
+//! - `Unavailable`: a service we depend on is not set up (no card processor configured).
+//! - `BadGateway`: a service we depend on failed (Stripe refused or did not answer); the
+//!   message is for the visitor, the cause is logged where it happened.
 //! - `Internal`: anything that is our fault. The cause is logged; the client only ever sees
 //!   "Internal Server Error".
 
@@ -25,6 +30,8 @@ use warp::{Rejection, Reply};
 pub enum ApiError {
     #[error("{0}")]
     BadRequest(String),
+    #[error("{0}")]
+    Invalid(generator::forms::Invalid),
     #[error("{0}")]
     UnsupportedMediaType(String),
     #[error("{0}")]
@@ -42,11 +49,21 @@ pub enum ApiError {
     RetryAfter { message: String, seconds: u64 },
     #[error("{0}")]
     NotFound(String),
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("{0}")]
+    BadGateway(String),
     #[error("internal error: {0:#}")]
     Internal(#[from] anyhow::Error),
 }
 
 impl Reject for ApiError {}
+
+impl From<generator::forms::Invalid> for ApiError {
+    fn from(invalid: generator::forms::Invalid) -> Self {
+        ApiError::Invalid(invalid)
+    }
+}
 
 impl From<rusqlite::Error> for ApiError {
     fn from(e: rusqlite::Error) -> Self {
@@ -68,6 +85,15 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
     let (status, message): (StatusCode, String) = if let Some(e) = rejection.find::<ApiError>() {
         match e {
             ApiError::BadRequest(m) => (StatusCode::BAD_REQUEST, m.clone()),
+            ApiError::Invalid(invalid) => {
+                let body =
+                    serde_json::json!({ "message": invalid.message, "field": invalid.field });
+                return Ok(warp::reply::with_status(
+                    warp::reply::json(&body),
+                    StatusCode::BAD_REQUEST,
+                )
+                .into_response());
+            }
             ApiError::UnsupportedMediaType(m) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, m.clone()),
             ApiError::Forbidden(m) => (StatusCode::FORBIDDEN, m.clone()),
             ApiError::PayloadTooLarge | ApiError::ImageTooLarge => {
@@ -82,6 +108,8 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
                 return Ok(res);
             }
             ApiError::NotFound(m) => (StatusCode::NOT_FOUND, m.clone()),
+            ApiError::Unavailable(m) => (StatusCode::SERVICE_UNAVAILABLE, m.clone()),
+            ApiError::BadGateway(m) => (StatusCode::BAD_GATEWAY, m.clone()),
             ApiError::Internal(cause) => {
                 tracing::error!(error = %format!("{cause:#}"), "request failed");
                 (

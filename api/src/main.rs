@@ -43,21 +43,7 @@ async fn run() -> anyhow::Result<()> {
         let mut tick = tokio::time::interval(Duration::from_secs(60));
         loop {
             tick.tick().await;
-            housekeeping.form_limiter.forget_idle();
-            housekeeping.auth.forget_old_failures();
-            // Revoked tokens past their expiry would be refused anyway.
-            let pruned = housekeeping
-                .db
-                .write(|tx| {
-                    tx.execute(
-                        "DELETE FROM revoked_tokens WHERE expires_at < CAST(strftime('%s', 'now') AS INTEGER)",
-                        [],
-                    )
-                })
-                .await;
-            if let Err(e) = pruned {
-                tracing::warn!(error = %e, "could not prune revoked tokens");
-            }
+            api::housekeeping::run_once(&housekeeping).await;
         }
     });
 

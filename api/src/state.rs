@@ -9,7 +9,8 @@ use crate::auth::Auth;
 use crate::config::Config;
 use crate::db::Db;
 use crate::form_problems::FormProblems;
-use crate::rate_limit::FormLimiter;
+use crate::payments::Payments;
+use crate::rate_limit::{DonationLimiter, FormLimiter};
 use crate::rebuild::Rebuilder;
 
 #[derive(Clone)]
@@ -24,6 +25,9 @@ pub struct AppState {
     pub form_problems: Arc<FormProblems>,
     /// Re-renders the blog's pages when posts change.
     pub rebuilder: Rebuilder,
+    /// The card processor; `None` when no Stripe keys are configured.
+    pub payments: Option<Arc<Payments>>,
+    pub donation_limiter: Arc<DonationLimiter>,
 }
 
 impl AppState {
@@ -36,6 +40,15 @@ impl AppState {
             .map_err(|e| anyhow::anyhow!("{}: {e}", site_file.display()))?;
         let auth = Auth::from_config(&config).context("Failed to set up the admin sign-in")?;
         let form_limiter = FormLimiter::per_minute(config.form_rate_limit);
+        let donation_limiter =
+            DonationLimiter::new(config.donation_rate_limit, config.summary_rate_limit);
+        let payments = match &config.stripe {
+            Some(stripe) => Some(Arc::new(Payments::new(stripe.clone())?)),
+            None => {
+                tracing::info!("No Stripe keys: the donate page says payments are not available");
+                None
+            }
+        };
         let rebuilder = match &config.site {
             Some(opts) => Rebuilder::start(opts.clone(), db.clone(), config.rebuild_hook.clone()),
             None => Rebuilder::disabled(),
@@ -48,6 +61,8 @@ impl AppState {
             form_limiter,
             form_problems: Arc::default(),
             rebuilder,
+            payments,
+            donation_limiter,
         })
     }
 }

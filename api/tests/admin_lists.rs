@@ -19,12 +19,12 @@ line \"two\", with a comma', '2025-03-01T09:00:00.000Z');
          INSERT INTO newsletter_signups (email, phone, zip_code, created_at, updated_at) VALUES
            ('a@example.org', NULL, '20001', '2025-01-01T05:00:00.000Z', '2025-01-01T05:00:00.000Z'),
            ('-1@example.org', '555', '20002', '2025-06-01T12:00:00.000Z', '2025-06-02T12:00:00.000Z');
-         INSERT INTO donations (amount_cents, donor_name, donor_email, donor_address, donor_city, donor_state,
-             donor_zip_code, donor_occupation, donor_employer, contribution_purpose, citizenship_confirmed, status,
-             payment_intent_id, created_at, updated_at) VALUES
-           (2500, 'Bea Cruz', 'bea@example.org', '1 Main St', 'Austin', 'TX', '73301', NULL, NULL, NULL, 1, 'completed', 'pi_1', '2025-04-01T15:00:00.000Z', '2025-04-01T15:01:00.000Z'),
-           (100000, 'al Diaz', 'al@example.org', '2 Oak Ave', 'Reno', 'NV', '89501', 'Teacher', 'Reno Schools', 'general_party_use', 1, 'pending', 'pi_2', '2025-03-01T15:00:00.000Z', '2025-03-01T15:00:00.000Z'),
-           (12345, 'Cy Park', 'cy@example.org', '=cmd|'' /C calc''!A0', 'Boise', 'ID', '83701', 'Nurse', '@Clinic', 'legal_proceedings', 0, 'failed', NULL, '2025-05-01T15:00:00.000Z', '2025-05-01T15:00:00.000Z');",
+         INSERT INTO donations (amount_cents, donor_name, donor_first_name, donor_last_name, donor_email, donor_address,
+             donor_city, donor_state, donor_zip_code, donor_occupation, donor_employer, contribution_purpose,
+             citizenship_confirmed, contribution_year, status, payment_intent_id, created_at, updated_at) VALUES
+           (2500, 'Bea Cruz', 'Bea', 'Cruz', 'bea@example.org', '1 Main St', 'Austin', 'TX', '73301', NULL, NULL, NULL, 1, 2025, 'completed', 'pi_1', '2025-04-01T15:00:00.000Z', '2025-04-01T15:01:00.000Z'),
+           (100000, 'al Diaz', 'al', 'Diaz', 'al@example.org', '2 Oak Ave', 'Reno', 'NV', '89501', 'Teacher', 'Reno Schools', 'general_party_use', 1, 2025, 'pending', 'pi_2', '2025-03-01T15:00:00.000Z', '2025-03-01T15:00:00.000Z'),
+           (12345, 'Cy Park', 'Cy', 'Park', 'cy@example.org', '=cmd|'' /C calc''!A0', 'Boise', 'ID', '83701', 'Nurse', '@Clinic', 'legal_proceedings', 0, 2025, 'failed', NULL, '2025-05-01T15:00:00.000Z', '2025-05-01T15:00:00.000Z');",
     )
     .await;
 }
@@ -337,6 +337,8 @@ async fn exports_carry_every_field_of_every_row_and_no_formulas() {
             "Amount",
             "Status",
             "Donor Name",
+            "First Name",
+            "Last Name",
             "Email",
             "Address",
             "City",
@@ -346,6 +348,9 @@ async fn exports_carry_every_field_of_every_row_and_no_formulas() {
             "Employer",
             "Purpose",
             "Citizenship",
+            "Election Year",
+            "Year-to-Date Aggregate",
+            "Itemize",
             "Payment Intent",
             "Updated"
         ]
@@ -358,6 +363,8 @@ async fn exports_carry_every_field_of_every_row_and_no_formulas() {
             "1000.00",
             "pending",
             "al Diaz",
+            "al",
+            "Diaz",
             "al@example.org",
             "2 Oak Ave",
             "Reno",
@@ -367,14 +374,17 @@ async fn exports_carry_every_field_of_every_row_and_no_formulas() {
             "Reno Schools",
             "General Party Use",
             "Yes",
+            "2025",
+            "0.00",
+            "No",
             "pi_2",
             "2025-03-01 09:00"
         ]
     );
-    assert_eq!(donations[1][6], "'=cmd|' /C calc'!A0");
-    assert_eq!(donations[1][11], "'@Clinic");
-    assert_eq!(donations[1][13], "No");
-    assert_eq!(donations[1][12], "Legal Proceedings");
+    assert_eq!(donations[1][8], "'=cmd|' /C calc'!A0");
+    assert_eq!(donations[1][13], "'@Clinic");
+    assert_eq!(donations[1][15], "No");
+    assert_eq!(donations[1][14], "Legal Proceedings");
 
     // Every export against the database, cell by cell (after undoing the formula guard).
     let db_rows: Vec<Vec<Option<String>>> = app
@@ -394,6 +404,59 @@ async fn exports_carry_every_field_of_every_row_and_no_formulas() {
             assert_eq!(unguard(cell), value.as_deref().unwrap_or(""));
         }
     }
+}
+
+#[tokio::test]
+async fn the_donations_export_carries_each_donor_year_to_date_total_for_the_fec_report() {
+    let app = TestApp::new();
+    app.exec(
+        "INSERT INTO donations (amount_cents, donor_name, donor_first_name, donor_last_name, donor_email, donor_address,
+             donor_city, donor_state, donor_zip_code, citizenship_confirmed, contribution_year, status, created_at) VALUES
+           (15000, 'Di Fox', 'Di', 'Fox', 'di@example.org', '3 Elm', 'Troy', 'NY', '12180', 1, 2025, 'completed', '2025-01-10T12:00:00.000Z'),
+           (9900, 'Di Fox', 'Di', 'Fox', 'di@example.org', '3 Elm', 'Troy', 'NY', '12180', 1, 2025, 'failed', '2025-01-11T12:00:00.000Z'),
+           (6000, 'Di Fox', 'Di', 'Fox', 'di@example.org', '3 Elm', 'Troy', 'NY', '12180', 1, 2025, 'completed', '2025-02-10T12:00:00.000Z'),
+           (5000, 'Di Fox', 'Di', 'Fox', 'di@example.org', '3 Elm', 'Troy', 'NY', '12180', 1, 2026, 'completed', '2026-01-02T12:00:00.000Z'),
+           (30000, 'Ed Roe', 'Ed', 'Roe', 'ed@example.org', '4 Ash', 'Troy', 'NY', '12180', 1, 2025, 'completed', '2025-03-01T12:00:00.000Z');",
+    )
+    .await;
+    let token = app.login().await;
+    let rows = parse_export(
+        &app.admin("GET", "/api/admin/donations/export", &token, None)
+            .await,
+        "donations",
+    );
+    let column = |name: &str| rows[0].iter().position(|h| h == name).unwrap();
+    let (name, amount, year, aggregate, itemize) = (
+        column("Donor Name"),
+        column("Amount"),
+        column("Election Year"),
+        column("Year-to-Date Aggregate"),
+        column("Itemize"),
+    );
+    let seen: Vec<[&str; 5]> = rows[1..]
+        .iter()
+        .map(|r| {
+            [
+                r[name].as_str(),
+                r[amount].as_str(),
+                r[year].as_str(),
+                r[aggregate].as_str(),
+                r[itemize].as_str(),
+            ]
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            // A new year starts from nothing.
+            ["Di Fox", "50.00", "2026", "50.00", "No"],
+            ["Ed Roe", "300.00", "2025", "300.00", "Yes"],
+            // $150 + $60: the failed $99 never counted, and $210 passes $200.
+            ["Di Fox", "60.00", "2025", "210.00", "Yes"],
+            ["Di Fox", "99.00", "2025", "150.00", "No"],
+            ["Di Fox", "150.00", "2025", "150.00", "No"],
+        ]
+    );
 }
 
 #[tokio::test]

@@ -16,6 +16,10 @@ const PUBLIC_ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/volunteer"),
     ("GET", "/api/blogs"),
     ("GET", "/api/blogs/a-post"),
+    ("GET", "/api/donations/config"),
+    ("GET", "/api/donations/summary"),
+    ("POST", "/api/create-payment-intent"),
+    ("POST", "/api/stripe/webhook"),
     ("POST", "/api/admin/login"),
 ];
 

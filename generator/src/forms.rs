@@ -48,7 +48,13 @@ pub struct Field {
 }
 
 impl Field {
-    const fn new(name: &'static str, label: &'static str, kind: Kind, max_length: usize) -> Field {
+    /// A required field of `kind`, at most `max_length` characters.
+    pub const fn new(
+        name: &'static str,
+        label: &'static str,
+        kind: Kind,
+        max_length: usize,
+    ) -> Field {
         Field {
             name,
             label,
@@ -95,13 +101,13 @@ pub struct Form {
 }
 
 /// RFC 5321 caps an address at 254 characters.
-const EMAIL_MAX: usize = 254;
+pub const EMAIL_MAX: usize = 254;
 /// Room for "+1 (555) 555-5555 ext. 1234".
 const PHONE_MAX: usize = 25;
 /// "12345-6789": the volunteer form's spec limit of 10 applies to every ZIP field.
-const ZIP_MAX: usize = 10;
+pub const ZIP_MAX: usize = 10;
 /// Anchored by the browser; written for the `v` flag HTML patterns use.
-const ZIP_PATTERN: &str = "[0-9]{5}(-?[0-9]{4})?";
+pub const ZIP_PATTERN: &str = "[0-9]{5}(-?[0-9]{4})?";
 
 const EMAIL: Field = Field {
     autocomplete: Some("email"),

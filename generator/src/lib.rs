@@ -7,6 +7,7 @@ pub mod blog;
 mod build;
 pub mod config;
 pub mod content;
+pub mod donations;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixture;
 pub mod form_pages;

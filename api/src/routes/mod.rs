@@ -3,8 +3,10 @@
 pub mod admin;
 pub mod blogs;
 pub mod contact;
+pub mod donations;
 pub mod newsletter;
 pub mod openapi;
+pub mod stripe_webhook;
 mod submission;
 pub mod volunteer;
 
@@ -22,6 +24,10 @@ pub fn api(state: AppState) -> BoxedFilter<(Response,)> {
         .or(volunteer::routes(state.clone()))
         .unify()
         .or(admin::routes(state.clone()))
+        .unify()
+        .or(donations::routes(state.clone()))
+        .unify()
+        .or(stripe_webhook::routes(state.clone()))
         .unify()
         .or(blogs::routes(state))
         .unify()

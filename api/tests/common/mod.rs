@@ -13,6 +13,8 @@ use warp::reply::Response as Reply;
 
 pub struct TestApp {
     pub app: BoxedFilter<(Reply,)>,
+    /// What the handlers share (for calling the housekeeping, say).
+    pub state: AppState,
     pub db: Db,
     /// DATA_DIR (uploads/ lives here).
     pub data_dir: std::path::PathBuf,
@@ -54,9 +56,11 @@ impl TestApp {
         adjust(&mut config);
         let db = Db::open(&config.data_dir.join("site.db")).unwrap();
         let data_dir = config.data_dir.clone();
-        let app = api::app(AppState::new(config, db.clone()).unwrap()).boxed();
+        let state = AppState::new(config, db.clone()).unwrap();
+        let app = api::app(state.clone()).boxed();
         TestApp {
             app,
+            state,
             db,
             data_dir,
             _dir: dir,
@@ -81,7 +85,8 @@ impl TestApp {
         // The worker's first pass (a sync) has run once a rebuild comes back.
         state.rebuilder.rebuild().await.unwrap();
         TestApp {
-            app: api::app(state).boxed(),
+            app: api::app(state.clone()).boxed(),
+            state,
             db,
             data_dir,
             _dir: dir,

@@ -133,26 +133,77 @@ async fn list(state: AppState, query: HashMap<String, String>) -> Result<Respons
     Ok(json(StatusCode::OK, &donations(&state, order).await?))
 }
 
-/// GET /api/admin/donations/export: every donation, newest first.
+/// One row of the export: the gift, and what the treasurer's FEC report (Schedule A) needs
+/// beside it.
+struct ExportRow {
+    donation: Donation,
+    first_name: String,
+    last_name: String,
+    year: i64,
+    /// The donor's completed gifts in the gift's year up to and including it, in cents.
+    aggregate: i64,
+}
+
+/// GET /api/admin/donations/export: every donation, newest first, with the donor's
+/// year-to-date total at each gift and whether it must be itemised (above the threshold).
 async fn export(state: AppState) -> Result<Response, Rejection> {
-    let all = donations(
-        &state,
-        Order {
-            column: "created_at",
-            descending: true,
-        },
-    )
-    .await?;
+    let rows = state
+        .db
+        .read(|c| {
+            let mut stmt = c.prepare(
+                "SELECT id, amount_cents, donor_name, donor_email, donor_address, donor_city, donor_state, \
+                 donor_zip_code, donor_occupation, donor_employer, contribution_purpose, \
+                 citizenship_confirmed, status, payment_intent_id, created_at, updated_at, \
+                 donor_first_name, donor_last_name, contribution_year, \
+                 SUM(CASE WHEN status = 'completed' THEN amount_cents ELSE 0 END) OVER ( \
+                     PARTITION BY donor_email, contribution_year ORDER BY created_at, id \
+                     ROWS UNBOUNDED PRECEDING) \
+                 FROM donations ORDER BY created_at DESC, id DESC",
+            )?;
+            stmt.query_map([], |r| {
+                Ok(ExportRow {
+                    donation: Donation {
+                        id: r.get(0)?,
+                        amount: dollars(r.get(1)?),
+                        donor_name: r.get(2)?,
+                        donor_email: r.get(3)?,
+                        donor_address: r.get(4)?,
+                        donor_city: r.get(5)?,
+                        donor_state: r.get(6)?,
+                        donor_zip_code: r.get(7)?,
+                        donor_occupation: r.get(8)?,
+                        donor_employer: r.get(9)?,
+                        contribution_purpose: r.get(10)?,
+                        citizenship_confirmed: r.get(11)?,
+                        status: r.get(12)?,
+                        payment_intent_id: r.get(13)?,
+                        created_at: r.get(14)?,
+                        updated_at: r.get(15)?,
+                    },
+                    first_name: r.get(16)?,
+                    last_name: r.get(17)?,
+                    year: r.get(18)?,
+                    aggregate: r.get(19)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()
+        })
+        .await?;
     let site = &state.site;
-    let rows = all
+    let threshold = i64::from(site.donations.itemization_threshold) * 100;
+    let rows = rows
         .into_iter()
-        .map(|d| {
+        .map(|row| {
+            let d = row.donation;
+            let itemize = d.status == "completed" && row.aggregate > threshold;
             vec![
                 d.id.to_string(),
                 export::local_time(site, Some(&d.created_at)),
                 d.amount,
                 d.status,
                 d.donor_name,
+                row.first_name,
+                row.last_name,
                 d.donor_email,
                 d.donor_address,
                 d.donor_city,
@@ -165,6 +216,9 @@ async fn export(state: AppState) -> Result<Response, Rejection> {
                     .map(export::words)
                     .unwrap_or_default(),
                 if d.citizenship_confirmed { "Yes" } else { "No" }.into(),
+                row.year.to_string(),
+                dollars(row.aggregate),
+                if itemize { "Yes" } else { "No" }.into(),
                 d.payment_intent_id.unwrap_or_default(),
                 export::local_time(site, Some(&d.updated_at)),
             ]
@@ -178,6 +232,8 @@ async fn export(state: AppState) -> Result<Response, Rejection> {
             "Amount",
             "Status",
             "Donor Name",
+            "First Name",
+            "Last Name",
             "Email",
             "Address",
             "City",
@@ -187,6 +243,9 @@ async fn export(state: AppState) -> Result<Response, Rejection> {
             "Employer",
             "Purpose",
             "Citizenship",
+            "Election Year",
+            "Year-to-Date Aggregate",
+            "Itemize",
             "Payment Intent",
             "Updated",
         ],

@@ -1,0 +1,456 @@
+//! Donations on the server: a donor's yearly totals, reserving a gift against them, applying
+//! what Stripe reports, and expiring gifts that were never paid.
+//!
+//! A gift is reserved before Stripe hears of it: one write checks the donor's total for the
+//! year (completed gifts, and pending ones that may still be paid) against the limit and the
+//! itemisation threshold and inserts a `pending` row. Writes are serialised (one writer), so
+//! two requests can never both see room for the same dollars. A pending gift that is not
+//! paid within [`PENDING_HOURS`] stops counting and becomes `expired`.
+
+use generator::config::{DonationRules, SiteConfig};
+use generator::donations::{self, Donation};
+use generator::forms::Invalid;
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// How long an unpaid gift holds its place in the donor's yearly total.
+pub const PENDING_HOURS: i64 = 24;
+
+/// Whether a row counts toward its donor's year: completed, or pending and still young.
+/// The same rule as the expiry sweep, so a gift stops counting the moment it could expire.
+const COUNTS: &str = "(status = 'completed' OR (status = 'pending' \
+     AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-24 hours')))";
+
+/// The calendar year a gift received now counts toward: the year in the party's time zone.
+pub fn current_year(site: &SiteConfig) -> i16 {
+    year_at(site, jiff::Timestamp::now())
+}
+
+/// The calendar year in the party's time zone at `at`.
+pub fn year_at(site: &SiteConfig, at: jiff::Timestamp) -> i16 {
+    at.to_zoned_datetime(site.tz()).year()
+}
+
+/// A donor's gifts in one year, in cents.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub completed: i64,
+    /// Gifts set up but not (yet) paid, which still hold their place.
+    pub pending: i64,
+}
+
+impl Totals {
+    pub fn counted(&self) -> i64 {
+        self.completed + self.pending
+    }
+}
+
+/// `email` (lower case) in `year`.
+pub fn totals(conn: &Connection, email: &str, year: i16) -> rusqlite::Result<Totals> {
+    conn.query_row(
+        &format!(
+            "SELECT COALESCE(SUM(CASE WHEN status = 'completed' THEN amount_cents END), 0), \
+                    COALESCE(SUM(CASE WHEN status = 'pending' THEN amount_cents END), 0) \
+             FROM donations WHERE donor_email = ?1 AND contribution_year = ?2 AND {COUNTS}"
+        ),
+        params![email, year],
+        |r| {
+            Ok(Totals {
+                completed: r.get(0)?,
+                pending: r.get(1)?,
+            })
+        },
+    )
+}
+
+/// A reserved gift: its row, and when it was made (part of its Stripe idempotency key).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reserved {
+    pub id: i64,
+    pub created_at: String,
+}
+
+/// Reserves `donation` in `year` if the donor's total allows it; call inside one write.
+/// `Ok(Err(_))` is a refusal for the donor, with the spec's sentence.
+pub fn reserve(
+    conn: &Connection,
+    rules: &DonationRules,
+    year: i16,
+    donation: &Donation,
+) -> rusqlite::Result<Result<Reserved, Invalid>> {
+    let donor = &donation.donor;
+    let amount = donation.amount_cents;
+    let earlier = totals(conn, &donor.email, year)?.counted();
+    let Some(limit) = rules.limit_cents(year) else {
+        return Ok(Err(Invalid {
+            field: None,
+            message: format!("Donations for {year} are not open."),
+        }));
+    };
+    if earlier + amount > limit {
+        return Ok(Err(Invalid {
+            field: Some("amount"),
+            message: donations::limit_message(limit - earlier),
+        }));
+    }
+    if rules.needs_itemization_info(earlier + amount) && !donor.has_itemization_info() {
+        let field = [
+            (&donor.occupation, donations::OCCUPATION.name),
+            (&donor.employer, donations::EMPLOYER.name),
+            (&donor.purpose, donations::PURPOSE.name),
+        ]
+        .into_iter()
+        .find(|(value, _)| value.is_none())
+        .map(|(_, name)| name);
+        return Ok(Err(Invalid {
+            field,
+            message: donations::additional_info_message(rules, year, earlier, amount),
+        }));
+    }
+    let reserved = conn.query_row(
+        "INSERT INTO donations (amount_cents, donor_name, donor_first_name, donor_last_name, \
+             donor_email, donor_address, donor_city, donor_state, donor_zip_code, donor_occupation, \
+             donor_employer, contribution_purpose, citizenship_confirmed, attestations_confirmed, \
+             contribution_year) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 1, 1, ?13) \
+         RETURNING id, created_at",
+        params![
+            amount,
+            donor.full_name(),
+            donor.first_name,
+            donor.last_name,
+            donor.email,
+            donor.address,
+            donor.city,
+            donor.state,
+            donor.zip_code,
+            donor.occupation,
+            donor.employer,
+            donor.purpose,
+            year,
+        ],
+        |r| {
+            Ok(Reserved {
+                id: r.get(0)?,
+                created_at: r.get(1)?,
+            })
+        },
+    )?;
+    Ok(Ok(reserved))
+}
+
+/// Sets a gift's status (its Stripe setup failed, say).
+pub fn set_status(conn: &Connection, id: i64, status: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE donations SET status = ?2, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1",
+        params![id, status],
+    )
+    .map(|_| ())
+}
+
+/// Remembers the PaymentIntent of a reserved gift.
+pub fn set_intent(conn: &Connection, id: i64, intent: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "UPDATE donations SET payment_intent_id = ?2, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1",
+        params![id, intent],
+    )
+    .map(|_| ())
+}
+
+/// What a Stripe event says happened to a payment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Succeeded,
+    Failed,
+    Canceled,
+}
+
+/// The parts of a PaymentIntent event a gift's status depends on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentEvent {
+    pub event_id: String,
+    pub event_type: String,
+    pub outcome: Outcome,
+    pub intent_id: String,
+    pub amount_cents: i64,
+    pub currency: String,
+    /// Our row id from the intent's metadata.
+    pub donation_id: Option<i64>,
+}
+
+/// What applying an event did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Applied {
+    /// The gift moved from one status to another.
+    Changed {
+        id: i64,
+        from: String,
+        to: &'static str,
+    },
+    /// The event was seen before: nothing changes.
+    Duplicate,
+    /// The gift's status already says more than the event (a failure after a success).
+    Unchanged { id: i64, status: String },
+    /// No gift of ours has this intent (another integration on the same Stripe account).
+    Unknown,
+    /// The intent's amount or currency is not the gift's: left for a person to look at.
+    Mismatch { id: i64 },
+}
+
+/// Applies a PaymentIntent event once; call inside one write. Which statuses may follow which:
+/// a success completes any gift that was not canceled (the money arrived, even after a
+/// decline or an expiry); a failure only ends a pending gift (the donor may still try another
+/// card, whose success completes it); a cancellation ends anything but a completed gift.
+pub fn apply(conn: &Connection, event: &PaymentEvent) -> rusqlite::Result<Applied> {
+    let fresh = conn.execute(
+        "INSERT INTO stripe_events (id, type) VALUES (?1, ?2) ON CONFLICT (id) DO NOTHING",
+        params![event.event_id, event.event_type],
+    )?;
+    if fresh == 0 {
+        return Ok(Applied::Duplicate);
+    }
+    let row: Option<(i64, String, i64, String, Option<String>)> = conn
+        .query_row(
+            "SELECT id, status, amount_cents, currency, payment_intent_id FROM donations \
+             WHERE payment_intent_id = ?1 \
+                OR (?2 IS NOT NULL AND id = ?2 AND payment_intent_id IS NULL) \
+             ORDER BY payment_intent_id IS NULL LIMIT 1",
+            params![event.intent_id, event.donation_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+        )
+        .optional()?;
+    let Some((id, status, amount, currency, known_intent)) = row else {
+        return Ok(Applied::Unknown);
+    };
+    if known_intent.is_none() {
+        set_intent(conn, id, &event.intent_id)?;
+    }
+    let to = match (event.outcome, status.as_str()) {
+        (Outcome::Succeeded, "pending" | "failed" | "expired") => {
+            if amount != event.amount_cents || !currency.eq_ignore_ascii_case(&event.currency) {
+                return Ok(Applied::Mismatch { id });
+            }
+            "completed"
+        }
+        (Outcome::Failed, "pending") => "failed",
+        (Outcome::Canceled, "pending" | "failed" | "expired") => "canceled",
+        _ => return Ok(Applied::Unchanged { id, status }),
+    };
+    set_status(conn, id, to)?;
+    Ok(Applied::Changed {
+        id,
+        from: status,
+        to,
+    })
+}
+
+/// Marks pending gifts older than [`PENDING_HOURS`] `expired`; returns their intents, which
+/// should be canceled at Stripe so they can no longer be paid.
+pub fn expire(conn: &Connection) -> rusqlite::Result<Vec<(i64, Option<String>)>> {
+    let mut stmt = conn.prepare(
+        "UPDATE donations SET status = 'expired', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
+         WHERE status = 'pending' AND created_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-24 hours') \
+         RETURNING id, payment_intent_id",
+    )?;
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect()
+}
+
+/// An e-mail address fit for a log line: the first letter and the domain ("a…@example.org").
+pub fn masked(email: &str) -> String {
+    match email.split_once('@') {
+        Some((local, domain)) => {
+            let first: String = local.chars().take(1).collect();
+            format!("{first}\u{2026}@{domain}")
+        }
+        None => "\u{2026}".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::Db;
+    use serde_json::json;
+
+    fn rules() -> DonationRules {
+        DonationRules {
+            itemization_threshold: 200,
+            annual_limits: [(2025, 44_300), (2026, 44_300)].into_iter().collect(),
+        }
+    }
+
+    fn gift(email: &str, amount: serde_json::Value, itemized: bool) -> Donation {
+        let mut info = json!({
+            "donorFirstName": "Ada", "donorLastName": "Lovelace", "donorEmail": email,
+            "donorAddress": "1 Main St", "donorCity": "Springfield", "donorState": "IL",
+            "donorZipCode": "62701", "citizenshipConfirmed": "confirmed", "attestationsConfirmed": true,
+        });
+        if itemized {
+            info["donorOccupation"] = json!("Engineer");
+            info["donorEmployer"] = json!("Analytical Engines Ltd");
+            info["contributionPurpose"] = json!("general_election");
+        }
+        donations::parse(&json!({ "amount": amount, "donorInfo": info })).unwrap()
+    }
+
+    async fn with_conn<T: Send + 'static>(
+        db: &Db,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> T {
+        db.write(move |tx| f(tx)).await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn the_yearly_total_decides_the_limit_and_the_extra_questions() {
+        let db = Db::open_in_memory().unwrap();
+        let r = rules();
+        // $150 alone needs no occupation…
+        let first = with_conn(&db, {
+            let r = r.clone();
+            move |c| reserve(c, &r, 2026, &gift("ada@example.org", json!(150), false))
+        })
+        .await
+        .unwrap();
+        with_conn(&db, move |c| set_status(c, first.id, "completed")).await;
+        // …but a second $100 brings the year to $250: now it does, and says why.
+        let refused = with_conn(&db, {
+            let r = r.clone();
+            move |c| reserve(c, &r, 2026, &gift("ada@example.org", json!(100), false))
+        })
+        .await
+        .unwrap_err();
+        assert_eq!(refused.field, Some("donorOccupation"));
+        assert!(
+            refused
+                .message
+                .ends_with("This gift brings your total for 2026 above $200.")
+        );
+        // A gift in another year starts from nothing.
+        assert!(
+            with_conn(&db, {
+                let r = r.clone();
+                move |c| reserve(c, &r, 2025, &gift("ada@example.org", json!(100), false))
+            })
+            .await
+            .is_ok()
+        );
+        // With the answers it goes through, and the limit counts pending gifts too.
+        with_conn(&db, {
+            let r = r.clone();
+            move |c| reserve(c, &r, 2026, &gift("ada@example.org", json!(44_000), true))
+        })
+        .await
+        .unwrap();
+        let over = with_conn(&db, {
+            let r = r.clone();
+            move |c| reserve(c, &r, 2026, &gift("ada@example.org", json!(151), true))
+        })
+        .await
+        .unwrap_err();
+        assert_eq!(
+            over.message,
+            "This amount would exceed your annual limit. You can donate up to $150 more this year."
+        );
+        let totals = with_conn(&db, |c| totals(c, "ada@example.org", 2026)).await;
+        assert_eq!(
+            totals,
+            Totals {
+                completed: 15_000,
+                pending: 4_400_000
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn events_apply_once_and_only_forward() {
+        let db = Db::open_in_memory().unwrap();
+        let r = rules();
+        let gift_row = with_conn(&db, move |c| {
+            reserve(c, &r, 2026, &gift("bo@example.org", json!(25), false))
+        })
+        .await
+        .unwrap();
+        let id = gift_row.id;
+        with_conn(&db, move |c| set_intent(c, id, "pi_1")).await;
+        let event = |n: u32, outcome, amount| PaymentEvent {
+            event_id: format!("evt_{n}"),
+            event_type: "payment_intent.x".into(),
+            outcome,
+            intent_id: "pi_1".into(),
+            amount_cents: amount,
+            currency: "usd".into(),
+            donation_id: Some(id),
+        };
+        let apply_one = |e: PaymentEvent| with_conn(&db, move |c| apply(c, &e));
+        assert_eq!(
+            apply_one(event(1, Outcome::Failed, 2500)).await,
+            Applied::Changed {
+                id,
+                from: "pending".into(),
+                to: "failed"
+            }
+        );
+        assert_eq!(
+            apply_one(event(1, Outcome::Failed, 2500)).await,
+            Applied::Duplicate
+        );
+        assert_eq!(
+            apply_one(event(2, Outcome::Succeeded, 9900)).await,
+            Applied::Mismatch { id }
+        );
+        assert_eq!(
+            apply_one(event(3, Outcome::Succeeded, 2500)).await,
+            Applied::Changed {
+                id,
+                from: "failed".into(),
+                to: "completed"
+            }
+        );
+        assert_eq!(
+            apply_one(event(4, Outcome::Canceled, 2500)).await,
+            Applied::Unchanged {
+                id,
+                status: "completed".into()
+            }
+        );
+        let mut other = event(5, Outcome::Succeeded, 2500);
+        other.intent_id = "pi_elsewhere".into();
+        other.donation_id = None;
+        assert_eq!(apply_one(other).await, Applied::Unknown);
+    }
+
+    #[tokio::test]
+    async fn unpaid_gifts_expire_after_a_day_and_stop_counting() {
+        let db = Db::open_in_memory().unwrap();
+        let r = rules();
+        let old = with_conn(&db, move |c| {
+            reserve(c, &r, 2026, &gift("cy@example.org", json!(40), false))
+        })
+        .await
+        .unwrap();
+        let young = old.id;
+        with_conn(&db, move |c| {
+            c.execute(
+                "UPDATE donations SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-25 hours'), \
+                 payment_intent_id = 'pi_old' WHERE id = ?1",
+                [young],
+            )
+        })
+        .await;
+        assert_eq!(
+            with_conn(&db, |c| totals(c, "cy@example.org", 2026)).await,
+            Totals::default()
+        );
+        assert_eq!(
+            with_conn(&db, expire).await,
+            vec![(old.id, Some("pi_old".to_owned()))]
+        );
+        assert!(with_conn(&db, expire).await.is_empty(), "once");
+    }
+
+    #[test]
+    fn log_lines_never_carry_a_whole_address() {
+        assert_eq!(masked("ada@example.org"), "a\u{2026}@example.org");
+        assert_eq!(masked("nonsense"), "\u{2026}");
+    }
+}

@@ -1,0 +1,48 @@
+//! Work done once a minute while the server runs: forgetting idle rate-limit entries and
+//! expired revoked tokens, and expiring donations that were never paid.
+
+use crate::donations;
+use crate::state::AppState;
+
+/// One round of housekeeping. Failures are logged; the next round tries again.
+pub async fn run_once(state: &AppState) {
+    state.form_limiter.forget_idle();
+    state.donation_limiter.forget_idle();
+    state.auth.forget_old_failures();
+    // Revoked tokens past their expiry would be refused anyway.
+    let pruned = state
+        .db
+        .write(|tx| {
+            tx.execute(
+                "DELETE FROM revoked_tokens WHERE expires_at < CAST(strftime('%s', 'now') AS INTEGER)",
+                [],
+            )
+        })
+        .await;
+    if let Err(e) = pruned {
+        tracing::warn!(error = %e, "could not prune revoked tokens");
+    }
+    expire_donations(state).await;
+}
+
+/// Gifts left unpaid for a day stop counting toward their donor's year; their payments are
+/// canceled at Stripe so a forgotten tab cannot pay one later.
+pub async fn expire_donations(state: &AppState) {
+    let expired = match state.db.write(|tx| donations::expire(tx)).await {
+        Ok(expired) => expired,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not expire unpaid donations");
+            return;
+        }
+    };
+    for (id, intent) in expired {
+        tracing::info!(donation = id, "unpaid donation expired");
+        if let (Some(payments), Some(intent)) = (&state.payments, intent)
+            && let Err(e) = payments.cancel_intent(&intent).await
+        {
+            // A payment that went through meanwhile cannot be canceled; its webhook
+            // completes the gift.
+            tracing::warn!(donation = id, error = %e, "could not cancel an expired payment at Stripe");
+        }
+    }
+}

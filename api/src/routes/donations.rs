@@ -1,0 +1,204 @@
+//! What the donate page calls: its run-time settings, a donor's status for the year, and
+//! setting up a payment. Every rule the page applies is applied here again (a visitor can
+//! skip the page), plus those only the server can know: the donor's earlier gifts.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+
+use generator::donations::{self as rules, TEXTS};
+use generator::forms::is_valid_email;
+use serde_json::{Value, json};
+use warp::filters::BoxedFilter;
+use warp::http::StatusCode;
+use warp::reply::Response;
+use warp::{Filter, Rejection, Reply};
+
+use crate::donations::{self, masked};
+use crate::error::ApiError;
+use crate::filters::{client_ip, json_body, same_origin};
+use crate::payments::NewIntent;
+use crate::rate_limit::DONATION_WINDOW;
+use crate::state::AppState;
+
+/// A donation body is a few hundred bytes; this leaves room for long addresses in any script.
+const BODY_LIMIT: u64 = 16 * 1024;
+
+pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let trust_proxy = state.config.trust_proxy;
+    let settings = warp::path!("donations" / "config").and(warp::get()).map({
+        let state = state.clone();
+        move || settings(&state)
+    });
+    let summary = warp::path!("donations" / "summary")
+        .and(warp::get())
+        .and(client_ip(trust_proxy))
+        .and(warp::query::<HashMap<String, String>>())
+        .and_then({
+            let state = state.clone();
+            move |ip, query| summary(state.clone(), ip, query)
+        });
+    let create = warp::path!("create-payment-intent")
+        .and(warp::post())
+        .and(same_origin(trust_proxy))
+        .and(client_ip(trust_proxy))
+        .and(json_body::<Value>(BODY_LIMIT))
+        .and_then(move |ip, body| create(state.clone(), ip, body));
+    settings
+        .or(summary)
+        .unify()
+        .or(create)
+        .unify()
+        // A donor's totals and the keys change at any time; nothing here may be cached.
+        .with(warp::reply::with::header("cache-control", "no-store"))
+        .map(Reply::into_response)
+        .boxed()
+}
+
+/// GET /api/donations/config: `{publishableKey}`, or `null` when payments are off. Read at
+/// run time, so rotating Stripe's keys needs no rebuild of the page.
+fn settings(state: &AppState) -> Response {
+    let key = state
+        .payments
+        .as_ref()
+        .map(|p| p.config.publishable_key.clone());
+    warp::reply::json(&json!({ "publishableKey": key })).into_response()
+}
+
+/// Dollars, as the page reads them: a number with at most two decimals.
+fn dollars(cents: i64) -> Value {
+    json!(cents as f64 / 100.0)
+}
+
+/// GET /api/donations/summary?email&year → `{completed, remaining, pending}` in dollars.
+async fn summary(
+    state: AppState,
+    ip: IpAddr,
+    query: HashMap<String, String>,
+) -> Result<Response, Rejection> {
+    let email = query
+        .get("email")
+        .map(|e| e.trim().to_lowercase())
+        .filter(|e| is_valid_email(e))
+        .ok_or_else(|| ApiError::BadRequest("Please enter a valid email address.".into()))?;
+    let this_year = donations::current_year(&state.site);
+    let rules = &state.site.donations;
+    let year = query
+        .get("year")
+        .and_then(|y| y.trim().parse::<i16>().ok())
+        .filter(|y| *y <= this_year + 1)
+        .and_then(|y| rules.limit_cents(y).map(|limit| (y, limit)));
+    let Some((year, limit)) = year else {
+        let first = rules
+            .annual_limits
+            .keys()
+            .next()
+            .copied()
+            .unwrap_or_default();
+        return Err(ApiError::BadRequest(format!(
+            "The year must be a calendar year from {first} to {}.",
+            this_year + 1
+        ))
+        .into());
+    };
+    if !state.donation_limiter.allow_lookup(ip) {
+        tracing::warn!(%ip, "donation status lookups over the limit");
+        return Err(too_many("Too many donation status checks. Please wait a few minutes.").into());
+    }
+    // It reveals what someone gave: keep a trace of who asked about whom.
+    tracing::info!(%ip, email = %masked(&email), year, "donation status looked up");
+    let totals = state
+        .db
+        .read(move |c| donations::totals(c, &email, year))
+        .await?;
+    Ok(warp::reply::json(&json!({
+        "completed": dollars(totals.completed),
+        "pending": dollars(totals.pending),
+        "remaining": dollars((limit - totals.counted()).max(0)),
+    }))
+    .into_response())
+}
+
+fn too_many(message: &str) -> ApiError {
+    ApiError::RetryAfter {
+        message: message.into(),
+        seconds: DONATION_WINDOW.as_secs(),
+    }
+}
+
+/// POST /api/create-payment-intent `{amount, donorInfo}` → `{clientSecret}`.
+///
+/// The gift is checked, then reserved (a `pending` row, if the donor's year allows it), and
+/// only then does Stripe hear of it; a refused gift never reaches Stripe.
+async fn create(state: AppState, ip: IpAddr, body: Value) -> Result<Response, Rejection> {
+    let donation = rules::parse(&body).map_err(ApiError::from)?;
+    let payments = state
+        .payments
+        .clone()
+        .ok_or_else(|| ApiError::Unavailable(TEXTS.unavailable.into()))?;
+    if !state
+        .donation_limiter
+        .allow_setup(ip, &donation.donor.email)
+    {
+        tracing::warn!(%ip, email = %masked(&donation.donor.email), "payment setups over the limit");
+        return Err(too_many(
+            "Too many payment attempts. Please wait a few minutes and try again.",
+        )
+        .into());
+    }
+    let year = donations::current_year(&state.site);
+    let limits = state.site.donations.clone();
+    let gift = donation.clone();
+    let reserved = state
+        .db
+        .write(move |c| donations::reserve(c, &limits, year, &gift))
+        .await?
+        .map_err(ApiError::from)?;
+    let email = masked(&donation.donor.email);
+    let failed = |cause: String| {
+        let db = state.db.clone();
+        async move {
+            tracing::error!(donation = reserved.id, %cause, "payment setup failed at Stripe");
+            if let Err(e) = db
+                .write(move |c| donations::set_status(c, reserved.id, "failed"))
+                .await
+            {
+                tracing::error!(donation = reserved.id, error = %e, "could not mark the gift failed");
+            }
+            Rejection::from(ApiError::BadGateway(TEXTS.setup_failed.description.into()))
+        }
+    };
+    let intent = payments
+        .create_intent(NewIntent {
+            amount_cents: donation.amount_cents,
+            receipt_email: &donation.donor.email,
+            description: format!("Contribution to {}", state.site.name),
+            donation_id: reserved.id,
+            // The row and the moment it was made: unique even if the database is recreated.
+            idempotency_key: format!("donation-{}-{}", reserved.id, reserved.created_at),
+        })
+        .await;
+    let intent = match intent {
+        Ok(intent) => intent,
+        Err(e) => return Err(failed(e.to_string()).await),
+    };
+    let Some(client_secret) = intent.client_secret.clone() else {
+        return Err(failed(format!("intent {} came without a client secret", intent.id)).await);
+    };
+    let intent_id = intent.id.clone();
+    state
+        .db
+        .write(move |c| donations::set_intent(c, reserved.id, &intent_id))
+        .await?;
+    tracing::info!(
+        donation = reserved.id,
+        cents = donation.amount_cents,
+        year,
+        %email,
+        "donation reserved; payment set up"
+    );
+    Ok(warp::reply::with_status(
+        warp::reply::json(&json!({ "clientSecret": client_secret })),
+        StatusCode::OK,
+    )
+    .into_response())
+}
