@@ -98,3 +98,99 @@ export function tab(page: Page, name: string) {
 export function panel(page: Page) {
   return page.getByRole('tabpanel');
 }
+
+/** A few rows of every kind, as the dashboard's full-state tests see them. */
+export function seedEverything(db: Db) {
+  const ids = {
+    contactOld: db.insert('contact_messages', {
+      name: 'Ruth Alvarez',
+      email: 'ruth@example.org',
+      subject: 'Hosting a town hall',
+      message: 'Our church hall is free on Tuesdays.\nWould you send a speaker?',
+      created_at: minutesAgo(3 * 60 + 5),
+    }),
+    contactNew: db.insert('contact_messages', {
+      name: 'Sam Okafor',
+      email: 'sam@example.org',
+      subject: 'Yard signs',
+      message: 'Where can I get yard signs?',
+      created_at: minutesAgo(2),
+    }),
+    volunteerFull: db.insert('volunteer_signups', {
+      name: 'Lena Park',
+      email: 'lena@example.org',
+      phone: '555-010-2000',
+      zip_code: '97201',
+      interests: 'Canvassing, phone banking',
+      created_at: minutesAgo(60 * 26),
+    }),
+    volunteerBare: db.insert('volunteer_signups', {
+      name: 'Omar Haddad',
+      email: 'omar@example.org',
+      phone: null,
+      zip_code: '10001',
+      interests: null,
+      created_at: minutesAgo(10),
+    }),
+    newsletterFull: db.insert('newsletter_signups', {
+      email: 'news@example.org',
+      phone: '555-010-3000',
+      zip_code: '60601',
+      created_at: minutesAgo(5),
+    }),
+    newsletterBare: db.insert('newsletter_signups', { email: 'quiet@example.org', phone: null, zip_code: '30301', created_at: minutesAgo(50) }),
+    donationBig: db.insert('donations', {
+      ...donor('Beatriz Cole', 'bea@example.org'),
+      amount_cents: 125050,
+      donor_occupation: 'Nurse',
+      donor_employer: 'County Hospital',
+      contribution_purpose: 'general_party_use',
+      citizenship_confirmed: true,
+      status: 'completed',
+      created_at: minutesAgo(60 * 24 * 3),
+    }),
+    donationSmall: db.insert('donations', {
+      ...donor('aaron Diaz', 'aaron@example.org'),
+      amount_cents: 2500,
+      citizenship_confirmed: true,
+      status: 'pending',
+      created_at: minutesAgo(30),
+    }),
+    donationFailed: db.insert('donations', {
+      ...donor('Zoe Young', 'zoe@example.org'),
+      amount_cents: 10000,
+      citizenship_confirmed: false,
+      status: 'failed',
+      created_at: minutesAgo(60 * 5),
+    }),
+    draft: db.insert('blog_posts', {
+      title: 'Draft on ballot access',
+      slug: 'draft-on-ballot-access',
+      content: '<p>Work in progress.</p>',
+      author_name: 'ACP Team',
+      status: 'draft',
+      updated_at: minutesAgo(1),
+    }),
+    published: db.insert('blog_posts', {
+      title: 'Why we run',
+      slug: 'why-we-run',
+      content: '<p>Because you deserve a choice.</p>',
+      author_name: 'ACP Team',
+      status: 'published',
+      publish_date: '2025-01-05T15:30:00.000Z',
+      updated_at: minutesAgo(60),
+    }),
+  };
+  return ids;
+}
+
+function donor(name: string, email: string) {
+  return {
+    donor_name: name,
+    donor_email: email,
+    donor_address: '12 Elm Street',
+    donor_city: 'Springfield',
+    donor_state: 'IL',
+    donor_zip_code: '62701',
+  };
+}

@@ -22,7 +22,8 @@ export function ExpiredDialog() {
             Your admin session has expired. Please sign in again.
           </AlertDialog.Description>
           <div className="mt-6 flex justify-end">
-            <AlertDialog.Action className="btn btn-primary">OK</AlertDialog.Action>
+            {/* Cancel, not Action: it takes the focus when the alert opens. */}
+            <AlertDialog.Cancel className="btn btn-primary">OK</AlertDialog.Cancel>
           </div>
         </AlertDialog.Content>
       </AlertDialog.Portal>
