@@ -2,10 +2,14 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
-// Two builds (see package.json "build"): the client bundle with a manifest the generator
-// reads, and a server-side bundle of the islands that pre-renders them to HTML.
-// Both write to ../build, which the generator reads; dist/ belongs to the generator.
-export default defineConfig(({ isSsrBuild }) => ({
+// Three builds (see package.json "build"), all into ../build, which the generator reads
+// (dist/ belongs to the generator):
+// - the public client bundle, with the manifest the generator links pages from;
+// - the admin app (`--mode admin`), a build of its own beside it with its own manifest, so
+//   the public bundles are byte for byte what they would be without it (one build with two
+//   entries makes Rolldown split the chunks they share differently);
+// - a server-side bundle of the islands that pre-renders them to HTML.
+export default defineConfig(({ isSsrBuild, mode }) => ({
   plugins: [react(), tailwindcss()],
   build: isSsrBuild
     ? {
@@ -13,12 +17,19 @@ export default defineConfig(({ isSsrBuild }) => ({
         emptyOutDir: true,
         rollupOptions: { output: { entryFileNames: 'ssr.js' } },
       }
-    : {
-        outDir: '../build/client',
-        emptyOutDir: true,
-        manifest: true,
-        rollupOptions: { input: 'src/main.ts' },
-      },
+    : mode === 'admin'
+      ? {
+          outDir: '../build/client',
+          emptyOutDir: false,
+          manifest: '.vite/admin-manifest.json',
+          rollupOptions: { input: { admin: 'src/admin/main.tsx' } },
+        }
+      : {
+          outDir: '../build/client',
+          emptyOutDir: true,
+          manifest: true,
+          rollupOptions: { input: 'src/main.ts' },
+        },
   // Bundle React into the SSR file: it runs from ../build, where no node_modules is found.
   ssr: { noExternal: true },
   test: {

@@ -2,6 +2,7 @@
 //! pages a form posted without JavaScript lands on, and the generated static site, on one
 //! origin.
 
+mod admin_shell;
 pub mod audit;
 pub mod auth;
 mod blog_pages;
@@ -59,10 +60,12 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     let uploads = uploads::routes(state.config.data_dir.join("uploads"));
     // Everything under /api/ answers JSON, errors and unknown paths included; every
     // other path falls through to the pages the server answers itself (no-script form
-    // results, the blog's redirects), the blog's uploaded images, then the static site and
+    // results, the blog's redirects, the admin app's shell), the blog's uploaded images, then the static site and
     // its HTML 404 pages.
     let pages = form_problems::routes(state.clone())
         .or(blog_pages::routes(state.clone()))
+        .unify()
+        .or(admin_shell::routes(dist.clone()))
         .unify();
     let api = warp::path("api").and(routes::api(state).recover(error::recover).unify());
     api.or(pages)

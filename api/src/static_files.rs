@@ -152,6 +152,25 @@ async fn not_found(dist: &Path, rel: Option<&Path>, head: bool) -> Response {
     res
 }
 
+/// A file from `dist` by its relative path, hidden ones included, compressed when the
+/// browser accepts it: for answers the server gives from a file of its choosing.
+pub(crate) async fn file(
+    dist: &Path,
+    rel: &str,
+    accept_encoding: Option<&str>,
+    head: bool,
+) -> Response {
+    send(
+        &dist.join(rel),
+        rel,
+        accept_encoding,
+        None,
+        head,
+        StatusCode::OK,
+    )
+    .await
+}
+
 fn redirect(location: &str) -> Response {
     let mut res = Response::new(warp::hyper::body::Bytes::new().into());
     *res.status_mut() = StatusCode::PERMANENT_REDIRECT;

@@ -12,6 +12,10 @@ use crate::output::Output;
 
 /// The client entry every page loads (header menu + island hydration).
 const MAIN_ENTRY: &str = "src/main.ts";
+/// The admin app's entry. It is built on its own (`vite build --mode admin`, with its own
+/// manifest beside the public one), so public pages never share a chunk with it.
+const ADMIN_ENTRY: &str = "src/admin/main.tsx";
+const ADMIN_MANIFEST: &str = ".vite/admin-manifest.json";
 
 #[derive(Debug, Deserialize)]
 struct Chunk {
@@ -29,8 +33,17 @@ pub struct Assets {
     pub script: String,
     /// Stylesheets, in order.
     pub styles: Vec<String>,
+    /// The admin app's script and its stylesheets, for the admin shell only.
+    pub admin: Entry,
     #[serde(skip)]
     manifest: BTreeMap<String, ChunkInfo>,
+}
+
+/// An entry's script and the stylesheets it needs.
+#[derive(Debug, Clone, Serialize)]
+pub struct Entry {
+    pub script: String,
+    pub styles: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -40,22 +53,15 @@ struct ChunkInfo {
 }
 
 impl Assets {
-    /// Reads `{client_dir}/.vite/manifest.json`.
+    /// Reads `{client_dir}/.vite/manifest.json` and the admin app's manifest beside it.
     pub fn load(client_dir: &Path) -> Result<Assets> {
-        let path = client_dir.join(".vite/manifest.json");
-        let text = fs::read_to_string(&path).with_context(|| {
-            format!(
-                "Failed to read {} (build the site bundles first: `just build`)",
-                path.display()
-            )
-        })?;
-        let chunks: BTreeMap<String, Chunk> = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not a Vite manifest", path.display()))?;
-        let Some(main) = chunks.get(MAIN_ENTRY) else {
-            bail!("{} has no entry for {MAIN_ENTRY}", path.display());
-        };
-        let script = format!("/{}", main.file);
-        let styles = main.css.iter().map(|c| format!("/{c}")).collect();
+        let chunks = read_manifest(&client_dir.join(".vite/manifest.json"))?;
+        let Entry { script, styles } = entry(&chunks, MAIN_ENTRY, client_dir)?;
+        let admin = entry(
+            &read_manifest(&client_dir.join(ADMIN_MANIFEST))?,
+            ADMIN_ENTRY,
+            client_dir,
+        )?;
         let manifest = chunks
             .into_iter()
             .map(|(k, c)| {
@@ -71,6 +77,7 @@ impl Assets {
         Ok(Assets {
             script,
             styles,
+            admin,
             manifest,
         })
     }
@@ -110,6 +117,30 @@ impl Assets {
             }
         }
     }
+}
+
+fn read_manifest(path: &Path) -> Result<BTreeMap<String, Chunk>> {
+    let text = fs::read_to_string(path).with_context(|| {
+        format!(
+            "Failed to read {} (build the site bundles first: `just build`)",
+            path.display()
+        )
+    })?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a Vite manifest", path.display()))
+}
+
+fn entry(chunks: &BTreeMap<String, Chunk>, key: &str, client_dir: &Path) -> Result<Entry> {
+    let Some(chunk) = chunks.get(key) else {
+        bail!(
+            "The Vite manifests in {} have no entry for {key}",
+            client_dir.display()
+        );
+    };
+    Ok(Entry {
+        script: format!("/{}", chunk.file),
+        styles: chunk.css.iter().map(|c| format!("/{c}")).collect(),
+    })
 }
 
 fn island_key(name: &str) -> String {
@@ -159,6 +190,11 @@ mod tests {
             }"#,
         )
         .unwrap();
+        fs::write(
+            dir.path().join(ADMIN_MANIFEST),
+            r#"{"src/admin/main.tsx": {"file": "assets/admin-7.js", "css": ["assets/admin-8.css"], "isEntry": true}}"#,
+        )
+        .unwrap();
         Assets::load(dir.path()).unwrap()
     }
 
@@ -168,6 +204,24 @@ mod tests {
         assert_eq!(a.script, "/assets/main-1.js");
         assert_eq!(a.styles, ["/assets/main-2.css"]);
         assert!(a.has_island("Form") && !a.has_island("Nope"));
+        assert_eq!(a.admin.script, "/assets/admin-7.js");
+        assert_eq!(a.admin.styles, ["/assets/admin-8.css"]);
+    }
+
+    #[test]
+    fn a_missing_admin_build_says_how_to_make_it() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join(".vite")).unwrap();
+        fs::write(
+            dir.path().join(".vite/manifest.json"),
+            r#"{"src/main.ts": {"file": "assets/main-1.js"}}"#,
+        )
+        .unwrap();
+        let err = format!("{:#}", Assets::load(dir.path()).unwrap_err());
+        assert!(
+            err.contains("admin-manifest.json") && err.contains("just build"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -79,6 +79,11 @@ pub fn project() -> (tempfile::TempDir, BuildOptions) {
         }"#,
     )
     .unwrap();
+    fs::write(
+        client.join(".vite/admin-manifest.json"),
+        r#"{"src/admin/main.tsx": {"file": "assets/admin-9.js", "css": ["assets/admin-10.css"], "isEntry": true}}"#,
+    )
+    .unwrap();
 
     let mut opts = BuildOptions::for_project(tmp.path());
     opts.templates_dir = root.join("../site/templates");

@@ -104,6 +104,7 @@ pub fn all(inputs: &PageInputs) -> Result<Vec<Page>> {
         movement(inputs),
         privacy(inputs),
         not_found(inputs),
+        admin_shell(inputs),
     ]
     .into_iter()
     .chain(forms::ALL.iter().flat_map(|form| form_pages(inputs, form)))
@@ -295,6 +296,31 @@ fn not_found(inputs: &PageInputs) -> Page {
         template: "pages/404.html",
         meta,
         data: vec![("not_found", json!(page))],
+    }
+}
+
+/// The admin app's shell: the file the api answers `/admin`, `/admin/dashboard` and
+/// `/admin/blog/…` with (`no-store`, `noindex`). A hidden path, which the static server
+/// refuses, so only those answers ever carry it.
+pub const ADMIN_SHELL: &str = ".admin/index.html";
+
+/// The staff area's one page: the site's header and footer around the React app
+/// (`site/src/admin/`), which loads only here. Not for search results or the sitemap.
+fn admin_shell(inputs: &PageInputs) -> Page {
+    let site = &inputs.content.site;
+    let meta = Meta {
+        title: format!("Admin | {}", site.abbreviation),
+        description: format!("The staff area of the {}.", site.name),
+        keywords: String::new(),
+    };
+    let mut meta = inputs.meta("/admin", &meta);
+    meta.noindex = true;
+    Page {
+        route: None,
+        output: ADMIN_SHELL.into(),
+        template: "pages/admin.html",
+        meta,
+        data: vec![],
     }
 }
 

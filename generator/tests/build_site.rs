@@ -111,8 +111,9 @@ fn builds_the_home_page_with_metadata_islands_and_assets() {
 fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
     let (_tmp, opts) = project();
     let report = generator::build(&opts, &EchoRenderer).unwrap();
-    // Ten routed pages and the 404, then a thank-you page and a problem shell per form.
-    assert_eq!(report.pages, 16);
+    // Ten routed pages, the 404 and the admin shell, then a thank-you page and a problem
+    // shell per form.
+    assert_eq!(report.pages, 17);
     let expected = [
         ("leadership/index.html", vec!["AboutPage"]),
         ("issues/index.html", vec!["WebPage"]),
@@ -148,6 +149,7 @@ fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
         !sitemap.contains("/forms/"),
         "form results are not for search engines"
     );
+    assert!(!sitemap.contains("admin"), "nor is the staff area");
 
     // Where the forms land without JavaScript: the spec's texts in the site's layout.
     let thanks = read(&opts, "forms/contact/thank-you/index.html");
@@ -259,6 +261,30 @@ fn the_404_page_comes_from_content_and_is_not_indexed() {
     assert!(
         html.contains(r#"href="/contact""#) && html.contains("Tell the fixture what you wanted")
     );
+}
+
+#[test]
+fn the_admin_shell_loads_the_admin_app_only_there_and_is_not_indexed() {
+    let (_tmp, opts) = project();
+    generator::build(&opts, &EchoRenderer).unwrap();
+    let html = read(&opts, generator::pages::ADMIN_SHELL);
+    assert!(html.contains(r#"<meta name="robots" content="noindex">"#));
+    assert!(!html.contains(r#"rel="canonical""#));
+    assert!(html.contains("<title>Admin | FXP</title>"));
+    // The site's look (header, stylesheet, menus) around the app's root.
+    assert!(html.contains(r#"<link rel="stylesheet" href="/assets/main-2.css">"#));
+    assert!(html.contains(r#"<script type="module" src="/assets/main-1.js"></script>"#));
+    assert!(html.contains(r#"<link rel="stylesheet" href="/assets/admin-10.css">"#));
+    assert!(html.contains(r#"<script type="module" src="/assets/admin-9.js"></script>"#));
+    assert!(html.contains(r#"<div id="admin-root""#) && html.contains("<noscript>"));
+    assert!(html.contains(r#"id="site-footer""#));
+    for page in ["index.html", "contact/index.html", "404.html"] {
+        assert!(
+            !read(&opts, page).contains("admin-"),
+            "{page} loads no admin code"
+        );
+    }
+    assert!(read(&opts, "robots.txt").contains("Disallow: /admin\n"));
 }
 
 #[test]

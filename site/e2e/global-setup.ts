@@ -1,69 +1,11 @@
-// Starts the real api binary on a free port with a fresh temporary DATA_DIR, serving the
-// built dist/. Tests reach it through BASE_URL and read its database at DB_PATH.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-import { ADMIN_PASSWORD } from './settings';
-
-const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
+// Starts the server most tests share (see server.ts). Tests reach it through BASE_URL and
+// read its database at DB_PATH.
+import { startServer } from './server';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const binary = join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'debug', 'api');
-  const dist = join(root, 'dist');
-  for (const [path, hint] of [
-    [binary, 'cargo build -p api'],
-    [join(dist, 'index.html'), 'just build'],
-  ]) {
-    if (!existsSync(path)) throw new Error(`${path} is missing: run \`${hint}\` first (or \`just test\`).`);
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), 'acp-e2e-'));
-  // The server rewrites blog pages as tests publish posts: it gets its own copy of dist/,
-  // so the build stays as it was.
-  const served = join(dataDir, 'dist');
-  cpSync(dist, served, { recursive: true });
-  const server: ChildProcess = spawn(binary, [], {
-    // The project folder: blog rebuilds read content/, site/templates/ and build/client/.
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: '0',
-      BIND: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DIST_DIR: served,
-      CONTENT_DIR: join(root, 'content'),
-      // A known admin password, so tests can sign in (the admin app's tests).
-      ADMIN_PASSWORD,
-      // Many tests post forms from 127.0.0.1; the limit itself is covered by the api's tests.
-      FORM_RATE_LIMIT: '10000',
-      RUST_LOG: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-
-  const baseURL = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error('the api did not start within 15 s')), 15_000);
-    server.once('exit', (code) => reject(new Error(`the api exited early with code ${code}`)));
-    let output = '';
-    server.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = output.match(/Listening on (http:\/\/\S+)/);
-      if (match) {
-        clearTimeout(timer);
-        resolveUrl(match[1]);
-      }
-    });
-  });
-
-  process.env.BASE_URL = baseURL;
-  process.env.DB_PATH = join(dataDir, 'site.db');
-  process.env.SERVED_DIST = served;
-
-  return async () => {
-    server.kill('SIGINT');
-    await new Promise((r) => server.once('exit', r));
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  const server = await startServer();
+  process.env.BASE_URL = server.baseURL;
+  process.env.DB_PATH = server.dbPath;
+  process.env.SERVED_DIST = server.dist;
+  return server.stop;
 }

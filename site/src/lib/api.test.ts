@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, errorMessage, failureText } from './api';
+import { ApiError, apiFetch, apiRequest, errorMessage, failureText } from './api';
 
 describe('errorMessage', () => {
   it("uses the server's message when the body carries one", () => {
@@ -46,5 +46,34 @@ describe('failureText', () => {
   it('prefers the API message and otherwise uses the fallback', () => {
     expect(failureText(new ApiError(400, 'Bad email.'), 'Fallback')).toBe('Bad email.');
     expect(failureText(new TypeError('Failed to fetch'), 'Fallback')).toBe('Fallback');
+  });
+});
+
+describe('apiFetch', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('adds the given headers, and the JSON content type only with a body', async () => {
+    const fetchMock = vi.fn(async () => new Response('a,b', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    const response = await apiFetch('GET', '/api/z', { headers: { Authorization: 'Bearer t' } });
+    expect(await response.text()).toBe('a,b');
+    expect(fetchMock).toHaveBeenCalledWith('/api/z', {
+      method: 'GET',
+      credentials: 'include',
+      headers: { Authorization: 'Bearer t' },
+      body: undefined,
+    });
+    await apiFetch('POST', '/api/z', { body: { a: 1 }, headers: { Authorization: 'Bearer t' } });
+    expect(fetchMock).toHaveBeenLastCalledWith('/api/z', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' },
+      body: '{"a":1}',
+    });
+  });
+
+  it('throws an ApiError with the server message on a non-OK response', async () => {
+    vi.stubGlobal('fetch', async () => new Response('{"message":"Invalid password"}', { status: 401 }));
+    await expect(apiFetch('POST', '/api/admin/login', { body: {} })).rejects.toMatchObject({ status: 401, message: 'Invalid password' });
   });
 });

@@ -1,0 +1,48 @@
+//! The admin app's addresses: `/admin`, `/admin/dashboard` and `/admin/blog/{id}` all
+//! answer the one shell the generator writes ([`generator::pages::ADMIN_SHELL`]); the
+//! React app in it decides what to show. Never stored by a browser or proxy (it is the way
+//! into staff data) and never indexed.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use warp::Filter;
+use warp::filters::BoxedFilter;
+use warp::http::{HeaderValue, header};
+use warp::reply::Response;
+
+pub fn routes(dist: PathBuf) -> BoxedFilter<(Response,)> {
+    let dist = Arc::new(dist);
+    let paths = warp::path!("admin")
+        .or(warp::path!("admin" / "dashboard"))
+        .unify()
+        .or(warp::path!("admin" / "blog" / String)
+            .map(|_id: String| ())
+            .untuple_one())
+        .unify();
+    warp::get()
+        .or(warp::head())
+        .unify()
+        .and(paths)
+        .and(warp::method())
+        .and(warp::header::optional::<String>("accept-encoding"))
+        .then(move |method: warp::http::Method, accept: Option<String>| {
+            let head = method == warp::http::Method::HEAD;
+            let dist = dist.clone();
+            async move {
+                let mut res = crate::static_files::file(
+                    &dist,
+                    generator::pages::ADMIN_SHELL,
+                    accept.as_deref(),
+                    head,
+                )
+                .await;
+                let headers = res.headers_mut();
+                headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+                headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
+                headers.remove(header::ETAG);
+                res
+            }
+        })
+        .boxed()
+}

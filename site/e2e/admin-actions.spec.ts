@@ -1,0 +1,242 @@
+// What staff do on the dashboard: delete (confirmed or not), sort donations, export every
+// list, publish a draft, and reach the blog editor.
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { expectAccessible, failedLoad, toastRegion } from './fixtures';
+import { expect, holdRequests, panel, seedEverything, signIn, tab, test } from './admin-fixtures';
+
+const DELETES = [
+  {
+    tab: 'Contacts',
+    table: 'contact_messages',
+    button: 'Delete contact submission from Ruth Alvarez',
+    dialog: 'Delete contact submission?',
+    names: /“Hosting a town hall” from Ruth Alvarez \(ruth@example\.org\)/,
+    failure: 'Failed to delete contact submission',
+    id: 'contactOld',
+    remaining: 'Yard signs',
+  },
+  {
+    tab: 'Volunteers',
+    table: 'volunteer_signups',
+    button: 'Delete volunteer signup of Lena Park',
+    dialog: 'Delete volunteer signup?',
+    names: /Lena Park \(lena@example\.org\)/,
+    failure: 'Failed to delete volunteer signup',
+    id: 'volunteerFull',
+    remaining: 'Omar Haddad',
+  },
+  {
+    tab: 'Newsletter',
+    table: 'newsletter_signups',
+    button: 'Delete newsletter signup of news@example.org',
+    dialog: 'Delete newsletter signup?',
+    names: /news@example\.org/,
+    failure: 'Failed to delete newsletter signup',
+    id: 'newsletterFull',
+    remaining: 'quiet@example.org',
+  },
+  {
+    tab: 'Blogs',
+    table: 'blog_posts',
+    button: 'Delete Why we run',
+    dialog: 'Delete blog post?',
+    names: /“Why we run” will be deleted and taken off the website/,
+    failure: 'Failed to delete blog post',
+    id: 'published',
+    remaining: 'Draft on ballot access',
+  },
+] as const;
+
+for (const d of DELETES) {
+  test(`${d.tab}: delete asks first; Cancel keeps the item, Delete removes it and updates the count`, async ({ page, db }) => {
+    const ids = seedEverything(db);
+    await signIn(page);
+    await tab(page, d.tab).click();
+    await expect(tab(page, d.tab)).toHaveText(`${d.tab}2`);
+
+    await panel(page).getByRole('button', { name: d.button }).click();
+    const dialog = page.getByRole('alertdialog', { name: d.dialog });
+    await expect(dialog).toContainText(d.names);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    expect(db.query(`SELECT id FROM ${d.table} WHERE id = ${ids[d.id]}`)).toHaveLength(1);
+
+    const release = await holdRequests(page, `**/api/admin/*/${ids[d.id]}`);
+    await panel(page).getByRole('button', { name: d.button }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    // Only this item's button waits for its delete.
+    await expect(panel(page).getByRole('button', { name: d.button })).toBeDisabled();
+    await expect(panel(page).getByRole('button', { name: /^Delete/, disabled: true })).toHaveCount(1);
+    await expect(panel(page).getByRole('button', { name: /^Delete/, disabled: false })).toHaveCount(1);
+    release();
+    await expect(panel(page).getByRole('button', { name: d.button })).toHaveCount(0);
+    await expect(panel(page)).toContainText(d.remaining);
+    await expect(tab(page, d.tab)).toHaveText(`${d.tab}1`);
+    expect(db.query(`SELECT id FROM ${d.table} WHERE id = ${ids[d.id]}`)).toEqual([]);
+  });
+}
+
+test('a delete that fails says so with the server reason', async ({ page, db, allowConsole }) => {
+  allowConsole(failedLoad(404));
+  const ids = seedEverything(db);
+  await signIn(page);
+  // Someone else deleted it meanwhile: the server answers 404.
+  db.exec(`DELETE FROM contact_messages WHERE id = ${ids.contactOld}`);
+  await panel(page).getByRole('button', { name: 'Delete contact submission from Ruth Alvarez' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+  const toast = toastRegion(page).getByRole('listitem');
+  await expect(toast).toContainText('Failed to delete contact submission');
+  await expect(toast).toContainText(`There is no contact submission ${ids.contactOld}.`);
+});
+
+test('the dialogs work from the keyboard, and have no violations at 1440 and 390 px', async ({ page, db }) => {
+  seedEverything(db);
+  await signIn(page);
+  const trigger = panel(page).getByRole('button', { name: 'Delete contact submission from Ruth Alvarez' });
+  await trigger.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expectAccessible(page);
+  }
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByRole('button', { name: 'Delete' })).toBeFocused();
+  await page.keyboard.press('Tab'); // focus stays in the dialog
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(trigger).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(panel(page).getByRole('listitem')).toHaveCount(1);
+});
+
+test('donations sort by name, amount and date, each both ways', async ({ page, db }) => {
+  seedEverything(db);
+  await signIn(page);
+  await tab(page, 'Donations').click();
+  const names = panel(page).getByRole('listitem').getByRole('heading', { level: 3 });
+  const button = (label: string) => panel(page).getByRole('button', { name: new RegExp(`^${label}`) });
+  const pressed = async (active: string) => {
+    for (const label of ['Sort by Name', 'Sort by Amount', 'Sort by Date']) {
+      await expect(button(label)).toHaveAttribute('aria-pressed', String(label === active));
+    }
+  };
+  /** `request` is the query the server sorts by, or null for an order already loaded (lists are never stale). */
+  const order = async (label: string, request: string | null, expected: (string | RegExp)[]) => {
+    const sent = request && page.waitForRequest((r) => r.url().endsWith(`/api/admin/donations?${request}`));
+    await button(label).click();
+    if (sent) await sent;
+    await expect(names).toHaveText(expected);
+    await pressed(label);
+  };
+  // The first list: newest first.
+  await expect(names).toHaveText([/aaron Diaz/, /Zoe Young/, /Beatriz Cole/]);
+  await pressed('Sort by Date');
+  await expect(button('Sort by Date')).toHaveAccessibleName(/^Sort by Date\W+newest first$/);
+
+  await order('Sort by Name', 'sortBy=name&sortOrder=asc', [/aaron Diaz/, /Beatriz Cole/, /Zoe Young/]);
+  await order('Sort by Name', 'sortBy=name&sortOrder=desc', [/Zoe Young/, /Beatriz Cole/, /aaron Diaz/]);
+  await order('Sort by Amount', 'sortBy=amount&sortOrder=desc', [/^\$1,250\.50/, /^\$100\.00/, /^\$25\.00/]);
+  await order('Sort by Amount', 'sortBy=amount&sortOrder=asc', [/^\$25\.00/, /^\$100\.00/, /^\$1,250\.50/]);
+  await order('Sort by Date', null, [/aaron Diaz/, /Zoe Young/, /Beatriz Cole/]);
+  await order('Sort by Date', 'sortBy=date&sortOrder=asc', [/Beatriz Cole/, /Zoe Young/, /aaron Diaz/]);
+});
+
+test('every list exports the server CSV under its file name', async ({ page, db }) => {
+  seedEverything(db);
+  await signIn(page);
+  const today = await page.evaluate(() => new Date().toLocaleDateString('en-CA')); // YYYY-MM-DD
+  const exports = [
+    { tab: 'Contacts', kind: 'contacts', rows: 2, check: ['Subject', 'Hosting a town hall'] },
+    { tab: 'Volunteers', kind: 'volunteers', rows: 2, check: ['Areas of Interest', 'Canvassing, phone banking'] },
+    { tab: 'Donations', kind: 'donations', rows: 3, check: ['Purpose', 'General Party Use'] },
+    { tab: 'Newsletter', kind: 'newsletters', rows: 2, check: ['Email', 'news@example.org'] },
+    { tab: 'Blogs', kind: 'blogs', rows: 2, check: ['Title', 'Why we run'] },
+  ];
+  for (const e of exports) {
+    await tab(page, e.tab).click();
+    const download = page.waitForEvent('download');
+    await panel(page).getByRole('button', { name: 'Export to CSV' }).click();
+    const file = await download;
+    // The party's date may differ from this machine's by a day around midnight.
+    expect(file.suggestedFilename()).toMatch(new RegExp(`^ACP-${e.kind}-\\d{4}-\\d\\d-\\d\\d\\.csv$`));
+    expect(Math.abs(Date.parse(file.suggestedFilename().slice(-14, -4)) - Date.parse(today))).toBeLessThanOrEqual(86_400_000);
+    const records: Record<string, string>[] = parse(readFileSync(await file.path()), { columns: true, bom: true });
+    expect(records, e.kind).toHaveLength(e.rows);
+    const [column, value] = e.check;
+    expect(records.map((r) => r[column]), e.kind).toContain(value);
+  }
+});
+
+test('publishing a draft from the table asks first, then puts it live', async ({ page, db, request }) => {
+  const ids = seedEverything(db);
+  await signIn(page);
+  await tab(page, 'Blogs').click();
+  const publish = panel(page).getByRole('button', { name: 'Publish Draft on ballot access' });
+
+  await publish.click();
+  const dialog = page.getByRole('alertdialog', { name: 'Publish blog post?' });
+  await expect(dialog).toContainText('“Draft on ballot access” will be live on the website at once.');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  expect(db.query(`SELECT status FROM blog_posts WHERE id = ${ids.draft}`)).toEqual([{ status: 'draft' }]);
+
+  await publish.click();
+  await dialog.getByRole('button', { name: 'Publish' }).click();
+  await expect(toastRegion(page).getByRole('listitem')).toContainText('Blog published successfully');
+  const row = panel(page).getByRole('row', { name: /Draft on ballot access/ });
+  await expect(row).toContainText('published');
+  await expect(row).not.toContainText('Not published');
+  await expect(row.getByRole('button', { name: /^Publish/ })).toHaveCount(0);
+  expect(db.query(`SELECT status FROM blog_posts WHERE id = ${ids.draft}`)).toEqual([{ status: 'published' }]);
+  expect((await request.get('/blog/draft-on-ballot-access')).status()).toBe(200);
+});
+
+test('a publish that fails says "Failed to publish blog"', async ({ page, db, allowConsole }) => {
+  allowConsole(failedLoad(404));
+  const ids = seedEverything(db);
+  await signIn(page);
+  await tab(page, 'Blogs').click();
+  db.exec(`DELETE FROM blog_posts WHERE id = ${ids.draft}`);
+  await panel(page).getByRole('button', { name: 'Publish Draft on ballot access' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Publish' }).click();
+  await expect(toastRegion(page).getByRole('listitem')).toContainText('Failed to publish blog');
+});
+
+test('Create New Blog and Edit lead to the editor; without a session it sends you back', async ({ page, db }) => {
+  const ids = seedEverything(db);
+  await signIn(page);
+  await tab(page, 'Blogs').click();
+  await panel(page).getByRole('link', { name: 'Create New Blog' }).click();
+  await expect(page).toHaveURL(/\/admin\/blog\/new$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Create New Blog Post');
+  await page.getByRole('link', { name: 'Back to Admin' }).click();
+  await expect(tab(page, 'Blogs')).toHaveAttribute('aria-selected', 'true');
+  await panel(page).getByRole('link', { name: 'Edit Why we run' }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/blog/${ids.published}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Edit Blog Post');
+
+  await page.evaluate(() => sessionStorage.clear());
+  await page.goto(`/admin/blog/${ids.published}`);
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin Access' })).toBeVisible();
+});
+
+test('each route change starts at the top of the page', async ({ page, db }) => {
+  for (let i = 0; i < 12; i += 1) {
+    db.insert('blog_posts', { title: `Post ${i}`, slug: `post-${i}`, author_name: 'ACP Team', status: 'draft' });
+  }
+  await page.setViewportSize({ width: 390, height: 600 });
+  await signIn(page);
+  await tab(page, 'Blogs').click();
+  const last = panel(page).getByRole('link', { name: 'Edit Post 0' });
+  await last.scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
+  await last.click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Edit Blog Post');
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+});

@@ -1,0 +1,196 @@
+// The admin app's tests: each Playwright worker gets a server of its own (server.ts), and
+// every test starts from empty lists in it, so what a test seeds is exactly what the
+// dashboard shows, whatever the public-form tests are posting to the shared server.
+import { type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { type Server, startServer } from './server';
+import { ADMIN_PASSWORD, expect, test as base } from './fixtures';
+
+/** The server's database, through the sqlite3 CLI (which sees the WAL). */
+export class Db {
+  constructor(readonly path: string) {}
+
+  exec(statements: string): void {
+    execFileSync('sqlite3', ['-cmd', '.timeout 5000', this.path, statements]);
+  }
+
+  query<T = Record<string, unknown>>(statement: string): T[] {
+    const out = execFileSync('sqlite3', ['-cmd', '.timeout 5000', '-json', this.path, statement]).toString().trim();
+    return out ? (JSON.parse(out) as T[]) : [];
+  }
+
+  /** Inserts a row and returns its id. */
+  insert(table: string, row: Record<string, string | number | boolean | null>): number {
+    const columns = Object.keys(row);
+    const values = Object.values(row).map(literal);
+    const [{ id }] = this.query<{ id: number }>(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${values.join(', ')}) RETURNING id`,
+    );
+    return id;
+  }
+
+  reset(): void {
+    this.exec(
+      'DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' +
+        'DELETE FROM donations; DELETE FROM blog_posts;',
+    );
+  }
+}
+
+function literal(value: string | number | boolean | null): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/** An ISO time `minutes` before now, as the server stores times. */
+export function minutesAgo(minutes: number): string {
+  return new Date(Date.now() - minutes * 60_000).toISOString();
+}
+
+export const test = base.extend<{ db: Db }, { server: Server }>({
+  server: [
+    async ({}, use) => {
+      const server = await startServer();
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ server }, use) => use(server.baseURL),
+  db: [
+    async ({ server }, use) => {
+      const db = new Db(server.dbPath);
+      db.reset();
+      await use(db);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Signs in through the locked card and waits for the dashboard. */
+export async function signIn(page: Page): Promise<void> {
+  await page.goto('/admin');
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Access Admin Panel' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+}
+
+/** Holds the answers to requests matching `pattern` until `release` is called, so a
+ *  pending state can be seen; the real server still answers them. */
+export async function holdRequests(page: Page, pattern: string | RegExp): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(pattern, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+export function tab(page: Page, name: string) {
+  return page.getByRole('tab', { name: new RegExp(`^${name}`) });
+}
+
+export function panel(page: Page) {
+  return page.getByRole('tabpanel');
+}
+
+/** A few rows of every kind, as the dashboard's full-state tests see them. */
+export function seedEverything(db: Db) {
+  const ids = {
+    contactOld: db.insert('contact_messages', {
+      name: 'Ruth Alvarez',
+      email: 'ruth@example.org',
+      subject: 'Hosting a town hall',
+      message: 'Our church hall is free on Tuesdays.\nWould you send a speaker?',
+      created_at: minutesAgo(3 * 60 + 5),
+    }),
+    contactNew: db.insert('contact_messages', {
+      name: 'Sam Okafor',
+      email: 'sam@example.org',
+      subject: 'Yard signs',
+      message: 'Where can I get yard signs?',
+      created_at: minutesAgo(2),
+    }),
+    volunteerFull: db.insert('volunteer_signups', {
+      name: 'Lena Park',
+      email: 'lena@example.org',
+      phone: '555-010-2000',
+      zip_code: '97201',
+      interests: 'Canvassing, phone banking',
+      created_at: minutesAgo(60 * 26),
+    }),
+    volunteerBare: db.insert('volunteer_signups', {
+      name: 'Omar Haddad',
+      email: 'omar@example.org',
+      phone: null,
+      zip_code: '10001',
+      interests: null,
+      created_at: minutesAgo(10),
+    }),
+    newsletterFull: db.insert('newsletter_signups', {
+      email: 'news@example.org',
+      phone: '555-010-3000',
+      zip_code: '60601',
+      created_at: minutesAgo(5),
+    }),
+    newsletterBare: db.insert('newsletter_signups', { email: 'quiet@example.org', phone: null, zip_code: '30301', created_at: minutesAgo(50) }),
+    donationBig: db.insert('donations', {
+      ...donor('Beatriz Cole', 'bea@example.org'),
+      amount_cents: 125050,
+      donor_occupation: 'Nurse',
+      donor_employer: 'County Hospital',
+      contribution_purpose: 'general_party_use',
+      citizenship_confirmed: true,
+      status: 'completed',
+      created_at: minutesAgo(60 * 24 * 3),
+    }),
+    donationSmall: db.insert('donations', {
+      ...donor('aaron Diaz', 'aaron@example.org'),
+      amount_cents: 2500,
+      citizenship_confirmed: true,
+      status: 'pending',
+      created_at: minutesAgo(30),
+    }),
+    donationFailed: db.insert('donations', {
+      ...donor('Zoe Young', 'zoe@example.org'),
+      amount_cents: 10000,
+      citizenship_confirmed: false,
+      status: 'failed',
+      created_at: minutesAgo(60 * 5),
+    }),
+    draft: db.insert('blog_posts', {
+      title: 'Draft on ballot access',
+      slug: 'draft-on-ballot-access',
+      content: '<p>Work in progress.</p>',
+      author_name: 'ACP Team',
+      status: 'draft',
+      updated_at: minutesAgo(1),
+    }),
+    published: db.insert('blog_posts', {
+      title: 'Why we run',
+      slug: 'why-we-run',
+      content: '<p>Because you deserve a choice.</p>',
+      author_name: 'ACP Team',
+      status: 'published',
+      publish_date: '2025-01-05T15:30:00.000Z',
+      updated_at: minutesAgo(60),
+    }),
+  };
+  return ids;
+}
+
+function donor(name: string, email: string) {
+  return {
+    donor_name: name,
+    donor_email: email,
+    donor_address: '12 Elm Street',
+    donor_city: 'Springfield',
+    donor_state: 'IL',
+    donor_zip_code: '62701',
+  };
+}

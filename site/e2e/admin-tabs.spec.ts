@@ -1,0 +1,176 @@
+// The dashboard's five tabs in each of their states: loading, empty, failed and full.
+import { expectAccessible, failedLoad } from './fixtures';
+import { expect, holdRequests, panel, seedEverything, signIn, tab, test } from './admin-fixtures';
+
+const TABS = [
+  { name: 'Contacts', loading: 'Loading contact submissions...', empty: 'No contact submissions yet' },
+  { name: 'Volunteers', loading: 'Loading volunteer signups...', empty: 'No volunteer signups yet' },
+  { name: 'Donations', loading: 'Loading donations...', empty: 'No donations yet' },
+  { name: 'Newsletter', loading: 'Loading newsletter signups...', empty: 'No newsletter signups yet' },
+  { name: 'Blogs', loading: 'Loading blogs...', empty: 'No blog posts yet' },
+];
+
+test('five tabs, Contacts first; each shows its loading text until the server answers', async ({ page }) => {
+  await signIn(page);
+  const release = await holdRequests(page, /\/api\/admin\/(contacts|volunteers|donations|newsletters|blogs)(\?|$)/);
+  await page.reload();
+  await expect(page.getByRole('tab')).toHaveText(TABS.map((t) => t.name));
+  await expect(tab(page, 'Contacts')).toHaveAttribute('aria-selected', 'true');
+  for (const t of TABS) {
+    await tab(page, t.name).click();
+    await expect(panel(page).getByRole('status')).toHaveText(t.loading);
+  }
+  release();
+  await expect(panel(page).getByText('No blog posts yet')).toBeVisible();
+});
+
+test('empty lists: the empty texts, counts of 0 and Export disabled', async ({ page }) => {
+  await signIn(page);
+  for (const t of TABS) {
+    await expect(tab(page, t.name)).toHaveText(`${t.name}0`);
+    await tab(page, t.name).click();
+    await expect(panel(page).getByText(t.empty)).toBeVisible();
+    await expect(panel(page).getByRole('button', { name: 'Export to CSV' })).toBeDisabled();
+  }
+});
+
+test('a list the server cannot load: "Error loading ..." with the cause', async ({ page, db, allowConsole }) => {
+  allowConsole(failedLoad(500));
+  await signIn(page);
+  const tables = ['contact_messages', 'volunteer_signups', 'donations', 'newsletter_signups', 'blog_posts'];
+  // Real failures: the tables are briefly not where the server looks.
+  db.exec(tables.map((t) => `ALTER TABLE ${t} RENAME TO ${t}_away;`).join(' '));
+  try {
+    await page.reload();
+    const expected = [
+      'Error loading contact submissions: Failed to fetch contacts',
+      'Error loading volunteer signups: Failed to fetch volunteers',
+      'Error loading donations: Failed to fetch donations',
+      'Error loading newsletter signups: Failed to fetch newsletters',
+      'Error loading blogs: Failed to fetch blogs',
+    ];
+    for (const [i, t] of TABS.entries()) {
+      await tab(page, t.name).click();
+      const alert = panel(page).getByRole('alert');
+      await expect(alert).toContainText(expected[i]);
+      await expect(alert).toContainText('Internal Server Error');
+      await expect(tab(page, t.name)).toHaveText(t.name); // no count without a list
+    }
+  } finally {
+    db.exec(tables.map((t) => `ALTER TABLE ${t}_away RENAME TO ${t};`).join(' '));
+  }
+});
+
+test('full lists: every card as the spec lists it, with counts and relative dates', async ({ page, db }) => {
+  seedEverything(db);
+  await signIn(page);
+  await expect(page.getByRole('tab')).toHaveText(['Contacts2', 'Volunteers2', 'Donations3', 'Newsletter2', 'Blogs2']);
+
+  // Contacts, newest first: subject, name, email, when, message.
+  const contacts = panel(page).getByRole('listitem');
+  await expect(contacts).toHaveCount(2);
+  await expect(contacts.nth(0).getByRole('heading', { level: 3 })).toHaveText('Yard signs');
+  const ruth = contacts.nth(1);
+  await expect(ruth.getByRole('heading', { level: 3 })).toHaveText('Hosting a town hall');
+  await expect(ruth).toContainText('Ruth Alvarez');
+  await expect(ruth.getByRole('link', { name: 'ruth@example.org' })).toHaveAttribute('href', 'mailto:ruth@example.org');
+  await expect(ruth).toContainText('Our church hall is free on Tuesdays.\nWould you send a speaker?');
+  const when = ruth.locator('time');
+  await expect(when).toHaveText('3 hours ago');
+  expect(await when.getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+  await expect(when).toHaveAttribute('title', /^\w+ \d{1,2}, \d{4} at \d{1,2}:\d\d [AP]M$/);
+
+  await tab(page, 'Volunteers').click();
+  const volunteers = panel(page).getByRole('listitem');
+  await expect(volunteers.nth(0)).toContainText('Omar Haddad');
+  await expect(volunteers.nth(0)).not.toContainText('Phone');
+  await expect(volunteers.nth(0)).not.toContainText('Areas of Interest');
+  await expect(volunteers.nth(1)).toContainText('Lena Park');
+  await expect(volunteers.nth(1)).toContainText('lena@example.org');
+  await expect(volunteers.nth(1)).toContainText('Phone: 555-010-2000');
+  await expect(volunteers.nth(1)).toContainText('Areas of Interest: Canvassing, phone banking');
+  await expect(volunteers.nth(1).locator('time')).toHaveText('1 day ago');
+
+  await tab(page, 'Donations').click();
+  const donations = panel(page).getByRole('listitem');
+  await expect(donations).toHaveCount(3);
+  const [small, failed, big] = [donations.nth(0), donations.nth(1), donations.nth(2)]; // newest first
+  await expect(big.getByRole('heading', { level: 3 })).toHaveText('$1,250.50 from Beatriz Cole');
+  await expect(big).toContainText('bea@example.org');
+  await expect(big).toContainText('Address: 12 Elm Street, Springfield, IL 62701');
+  await expect(big).toContainText('Citizenship: Confirmed');
+  await expect(big).toContainText('Occupation: Nurse');
+  await expect(big).toContainText('Employer: County Hospital');
+  await expect(big).toContainText('Purpose: General Party Use');
+  await expect(big.getByText('completed', { exact: true })).toHaveAttribute('data-variant', 'default');
+  await expect(small.getByRole('heading', { level: 3 })).toHaveText('$25.00 from aaron Diaz');
+  await expect(small.getByText('pending', { exact: true })).toHaveAttribute('data-variant', 'secondary');
+  await expect(small).not.toContainText('Occupation');
+  await expect(failed.getByText('failed', { exact: true })).toHaveAttribute('data-variant', 'destructive');
+  await expect(failed).not.toContainText('Citizenship: Confirmed');
+  await expect(panel(page).getByRole('button', { name: /Delete/ })).toHaveCount(0);
+
+  await tab(page, 'Newsletter').click();
+  const signups = panel(page).getByRole('listitem');
+  await expect(signups.nth(0).getByRole('heading', { level: 3 })).toHaveText('news@example.org');
+  await expect(signups.nth(0)).toContainText('Phone: 555-010-3000');
+  await expect(signups.nth(0)).toContainText('ZIP: 60601');
+  await expect(signups.nth(0).locator('time')).toHaveText('5 minutes ago');
+  await expect(signups.nth(1)).not.toContainText('Phone');
+  await expect(signups.nth(1)).toContainText('ZIP: 30301');
+
+  await tab(page, 'Blogs').click();
+  await expect(panel(page).getByRole('columnheader')).toHaveText(['Title', 'Status', 'Published Date', 'Actions']);
+  const rows = panel(page).getByRole('row');
+  await expect(rows.nth(1)).toContainText('Draft on ballot access');
+  await expect(rows.nth(1)).toContainText('draft');
+  await expect(rows.nth(1)).toContainText('Not published');
+  await expect(rows.nth(1).getByRole('button', { name: 'Publish Draft on ballot access' })).toBeVisible();
+  await expect(rows.nth(2)).toContainText('Why we run');
+  await expect(rows.nth(2)).toContainText('January 5, 2025');
+  await expect(rows.nth(2).getByRole('button', { name: /^Publish/ })).toHaveCount(0);
+  await expect(rows.nth(2).getByRole('link', { name: 'Edit Why we run' })).toBeVisible();
+});
+
+test('no violations on every tab at 1440 and 390 px', async ({ page, db }) => {
+  seedEverything(db);
+  await signIn(page);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const t of TABS) {
+      await tab(page, t.name).click();
+      await expect(panel(page).getByRole('button', { name: 'Export to CSV' })).toBeEnabled();
+      await expectAccessible(page);
+    }
+  }
+});
+
+test('the tabs work from the keyboard alone', async ({ page, db }) => {
+  seedEverything(db);
+  await signIn(page);
+  await page.getByRole('button', { name: 'Logout' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(tab(page, 'Contacts')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(tab(page, 'Volunteers')).toBeFocused();
+  await expect(tab(page, 'Volunteers')).toHaveAttribute('aria-selected', 'true');
+  await expect(panel(page).getByRole('heading', { level: 2 })).toHaveText('Volunteer Signups');
+  await page.keyboard.press('End');
+  await expect(tab(page, 'Blogs')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowRight'); // wraps around
+  await expect(tab(page, 'Contacts')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowLeft');
+  await expect(tab(page, 'Blogs')).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(tab(page, 'Contacts')).toBeFocused();
+  // Tab leaves the list for the open panel, then its controls.
+  await page.keyboard.press('Tab');
+  await expect(panel(page)).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(panel(page).getByRole('button', { name: 'Export to CSV' })).toBeFocused();
+  // The open tab is in the address, so a reload (or Back from the editor) returns to it.
+  await tab(page, 'Donations').click();
+  await expect(page).toHaveURL(/\?tab=donations$/);
+  await page.reload();
+  await expect(tab(page, 'Donations')).toHaveAttribute('aria-selected', 'true');
+});
