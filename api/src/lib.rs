@@ -6,6 +6,8 @@ pub mod audit;
 pub mod auth;
 mod blog_pages;
 pub mod config;
+#[cfg(test)]
+mod editor_rules;
 pub mod db;
 pub mod error;
 pub mod export;

@@ -27,15 +27,24 @@ use crate::state::AppState;
 use crate::uploads::{self, UploadError};
 
 /// Hard limits, in characters (content: bytes). The excerpt's 300 is the editor's soft
-/// limit; the server takes up to 1,000 so a save is never lost to it.
-const TITLE_MAX: usize = 200;
-const EXCERPT_MAX: usize = 1_000;
-const KEYWORDS_MAX: usize = 500;
-const ALT_MAX: usize = 200;
-const AUTHOR_MAX: usize = 200;
-const SLUG_INPUT_MAX: usize = 200;
+/// limit; the server takes up to 1,000 so a save is never lost to it. The editor reads
+/// these (and the soft limits below) from the file `editor_rules` writes.
+pub(crate) const TITLE_MAX: usize = 200;
+pub(crate) const EXCERPT_MAX: usize = 1_000;
+pub(crate) const KEYWORDS_MAX: usize = 500;
+pub(crate) const ALT_MAX: usize = 200;
+pub(crate) const AUTHOR_MAX: usize = 200;
+pub(crate) const SLUG_INPUT_MAX: usize = 200;
 const IMAGE_URL_MAX: usize = 2_000;
-const CONTENT_MAX_BYTES: usize = 1024 * 1024;
+pub(crate) const CONTENT_MAX_BYTES: usize = 1024 * 1024;
+
+/// What the editor recommends (spec §5), never enforced here: its counters show the
+/// recommended length, turn orange above the warning level and red above the recommendation.
+pub(crate) const EXCERPT_RECOMMENDED: usize = 300;
+pub(crate) const EXCERPT_WARN_ABOVE: usize = 250;
+pub(crate) const KEYWORDS_WARN_ABOVE: usize = 450;
+pub(crate) const ALT_RECOMMENDED: usize = 125;
+pub(crate) const ALT_WARN_ABOVE: usize = 100;
 /// Content at its limit, JSON-escaped, with the other fields.
 const BODY_LIMIT: u64 = 3 * 1024 * 1024;
 /// An image at its limit plus the multipart wrapping.
