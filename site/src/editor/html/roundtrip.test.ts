@@ -1,46 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { deserialize } from './deserialize';
+import { CANONICAL, REL } from './fixtures/canonical';
 import { throughEditor } from './testUtils';
-
-const REL = 'rel="noopener noreferrer"';
-
-/** HTML in the form the serialiser writes: it must come back unchanged. */
-const CANONICAL: Record<string, string> = {
-  paragraph: '<p>Conscience over party.</p>',
-  'heading 1': '<h1>Our platform</h1>',
-  'heading 2': '<h2>Why we run</h2>',
-  'heading 3': '<h3>Three</h3>',
-  'heading 4': '<h4>Four</h4>',
-  'heading 5': '<h5>Five</h5>',
-  'heading 6': '<h6>Six</h6>',
-  bold: '<p>Read <strong>this</strong> now</p>',
-  italic: '<p><em>that</em></p>',
-  underline: '<p><u>underlined</u></p>',
-  strikethrough: '<p><s>struck</s></p>',
-  'inline code': '<p>Run <code>just test</code> first</p>',
-  'every mark at once': '<p><strong><em><u><s><code>all</code></s></u></em></strong></p>',
-  'marks side by side': '<p><strong>bold</strong><strong><em>both</em></strong><em>italic</em></p>',
-  'line break': '<p>First line<br>second line</p>',
-  'escaped text': '<p>5 &lt; 6 &amp; 7 &gt; 3, "quotes", \'apostrophes\' and&nbsp;a no-break space</p>',
-  blockquote: '<blockquote><p>Conscience over party.</p></blockquote>',
-  'quote of two paragraphs': '<blockquote><p>One.</p><p>Two.</p></blockquote>',
-  'bullet list': '<ul><li>One</li><li>Two <em>nested</em></li></ul>',
-  'ordered list': '<ol><li>First</li><li>Second</li></ol>',
-  'list in a quote': '<blockquote><ul><li>Inside</li><li>a quote</li></ul></blockquote>',
-  'nested lists': '<ul><li><p>Parent</p><ol><li>Child</li><li>Child two</li></ol></li><li>Sibling</li></ul>',
-  'code block': '<pre><code>fn main() {\n    println!("&lt;hi&gt;");\n}</code></pre>',
-  'code block starting with a newline': '<pre><code>\nafter a blank line</code></pre>',
-  'http link': `<p><a href="http://example.com/" ${REL}>http</a></p>`,
-  'link with title and new tab': `<p><a href="https://example.com/a?b=1&amp;c=2#d" title="Secure &quot;site&quot;" target="_blank" ${REL}>https</a></p>`,
-  'site path link': `<p><a href="/join" ${REL}>Join us</a> and <a href="#top" ${REL}>top</a></p>`,
-  'marks in a link': `<p><a href="https://example.org/" ${REL}><strong>bold</strong> and <em>italic</em></a></p>`,
-  'link in a list item': `<ul><li>See <a href="mailto:info@example.org" ${REL}>mail</a></li></ul>`,
-  'uploaded image': '<img src="/uploads/0123abcd.jpg" alt="Supporters at the rally">',
-  'image with a title': '<img src="https://cdn.example.com/chart.png" alt="Chart" title="Growth &amp; more">',
-  'image with empty alt': '<p>Before</p><img src="/uploads/a.webp" alt=""><p>After</p>',
-  'empty paragraphs kept': '<p>One</p><p></p><p>Two</p>',
-};
 
 describe('HTML -> Slate -> HTML', () => {
   for (const [name, html] of Object.entries(CANONICAL)) {
@@ -80,7 +42,7 @@ describe('HTML -> Slate -> HTML', () => {
       ['<pre>\ncode</pre>', '<pre><code>code</code></pre>'],
       ['<p>text <img src="/uploads/a.png" alt="A"> more</p>', '<p>text</p><img src="/uploads/a.png" alt="A"><p>more</p>'],
       [`<a href="/issues"><img src="https://cdn.example.com/c.png" alt="Chart"></a>`, '<img src="https://cdn.example.com/c.png" alt="Chart">'],
-      ['<a href="/a"><a href="/b">x</a></a>', `<p><a href="/a" ${REL}></a><a href="/b" ${REL}>x</a></p>`.replace(`<a href="/a" ${REL}></a>`, '')],
+      ['<a href="/a"><a href="/b">x</a></a>', `<p><a href="/b" ${REL}>x</a></p>`],
       ['<p><a href="https://e.org/" target="_self" rel="opener">x</a></p>', `<p><a href="https://e.org/" ${REL}>x</a></p>`],
       ['<table><tr><td>cell</td><td>two</td></tr></table>', '<p>cell</p><p>two</p>'],
       ['<p>a\u0000b\r\nc</p>', '<p>ab c</p>'],
