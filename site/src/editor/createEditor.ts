@@ -22,5 +22,7 @@ const PLUGINS: readonly ((editor: Editor) => Editor)[] = [
 ];
 
 export function createEditor(): Editor {
-  return PLUGINS.reduce((editor, plugin) => plugin(editor), createSlateEditor());
+  // Slate's own editor lacks the React and history parts until the first two plugins add
+  // them; the CustomTypes declaration describes the finished editor.
+  return PLUGINS.reduce((editor, plugin) => plugin(editor), createSlateEditor() as Editor);
 }

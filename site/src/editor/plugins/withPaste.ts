@@ -14,7 +14,7 @@ export function launder(fragment: Descendant[]): Descendant[] {
 
 export function withPaste(editor: Editor): Editor {
   const { insertData, insertFragment } = editor;
-  editor.insertFragment = (fragment, options) => insertFragment(launder(fragment), options);
+  editor.insertFragment = (fragment, options) => insertFragment(launder(fragment as Descendant[]), options);
   editor.insertData = (data) => {
     const html = data.getData('text/html');
     const fromSlate = data.types.includes('application/x-slate-fragment');
