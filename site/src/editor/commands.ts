@@ -125,7 +125,18 @@ export function insertImage(editor: Editor, src: string, alt: string, at?: Range
   const image: ImageElement = { type: 'image', src, alt, children: [{ text: '' }] };
   if (at) Transforms.select(editor, at);
   else if (!editor.selection) Transforms.select(editor, Editor.end(editor, []));
-  Transforms.insertNodes(editor, image);
+  const empty = Editor.above(editor, {
+    match: (n) => Element.isElement(n) && n.type === 'paragraph' && Node.string(n) === '',
+  });
+  if (empty) {
+    // An empty paragraph makes way for the image rather than staying above it.
+    Editor.withoutNormalizing(editor, () => {
+      Transforms.removeNodes(editor, { at: empty[1] });
+      Transforms.insertNodes(editor, image, { at: empty[1], select: true });
+    });
+  } else {
+    Transforms.insertNodes(editor, image);
+  }
   const [entry] = Editor.nodes(editor, { match: (n) => Element.isElement(n) && n.type === 'image', mode: 'lowest' });
   if (!entry) return;
   const next = Path.next(entry[1]);
