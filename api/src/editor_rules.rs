@@ -42,15 +42,15 @@ fn document() -> Value {
             "slug": { "max": blogs::SLUG_INPUT_MAX, "maxLength": slug::MAX_LEN },
             "excerpt": {
                 "max": blogs::EXCERPT_MAX,
-                "recommended": blogs::EXCERPT_RECOMMENDED,
-                "warnAbove": blogs::EXCERPT_WARN_ABOVE,
+                "recommended": blogs::recommended::EXCERPT,
+                "warnAbove": blogs::recommended::EXCERPT_WARN_ABOVE,
             },
             "authorName": { "max": blogs::AUTHOR_MAX },
-            "keywords": { "max": blogs::KEYWORDS_MAX, "warnAbove": blogs::KEYWORDS_WARN_ABOVE },
+            "keywords": { "max": blogs::KEYWORDS_MAX, "warnAbove": blogs::recommended::KEYWORDS_WARN_ABOVE },
             "featuredImageAlt": {
                 "max": blogs::ALT_MAX,
-                "recommended": blogs::ALT_RECOMMENDED,
-                "warnAbove": blogs::ALT_WARN_ABOVE,
+                "recommended": blogs::recommended::ALT,
+                "warnAbove": blogs::recommended::ALT_WARN_ABOVE,
             },
             "contentBytes": blogs::CONTENT_MAX_BYTES,
             "image": {

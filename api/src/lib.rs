@@ -6,13 +6,14 @@ pub mod audit;
 pub mod auth;
 mod blog_pages;
 pub mod config;
+pub mod db;
 #[cfg(test)]
 mod editor_rules;
-pub mod db;
 pub mod error;
 pub mod export;
 mod filters;
 pub mod form_problems;
+pub mod previews;
 pub mod rate_limit;
 pub mod rebuild;
 pub mod routes;
@@ -58,10 +59,12 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     let uploads = uploads::routes(state.config.data_dir.join("uploads"));
     // Everything under /api/ answers JSON, errors and unknown paths included; every
     // other path falls through to the pages the server answers itself (no-script form
-    // results, the blog's redirects), the blog's uploaded images, then the static site and
-    // its HTML 404 pages.
+    // results, the blog's redirects, previews of unsaved posts), the blog's uploaded images,
+    // then the static site and its HTML 404 pages.
     let pages = form_problems::routes(state.clone())
         .or(blog_pages::routes(state.clone()))
+        .unify()
+        .or(previews::routes(state.clone()))
         .unify();
     let api = warp::path("api").and(routes::api(state).recover(error::recover).unify());
     api.or(pages)
