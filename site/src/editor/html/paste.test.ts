@@ -17,6 +17,9 @@ const SERIALIZED = join(import.meta.dirname, 'fixtures/serialized.json');
 const CORPUS = join(import.meta.dirname, '../../../../generator/tests/fixtures/xss-payloads.txt');
 
 const outputs = new Set<string>(Object.values(CANONICAL));
+/** The tests that add to `outputs`: the record is checked only after a full run of them. */
+const RECORDING_TESTS = 5;
+let recordingTestsRun = 0;
 
 function record(html: string): string {
   outputs.add(html);
@@ -28,6 +31,7 @@ const load = (html: string) => record(throughEditor(html));
 
 describe('pasting', () => {
   it('from Word keeps headings, lists (nested, both kinds), bold, italic and links', () => {
+    recordingTestsRun++;
     expect(paste(word)).toBe(
       '<h1>Our Platform for 2028</h1>' +
         `<p>The <strong>American Conscience Party</strong> stands for <em>people over party</em>. Read the <a href="https://example.org/platform" ${REL}>full platform</a>.</p>` +
@@ -39,6 +43,7 @@ describe('pasting', () => {
   });
 
   it('from Google Docs reads its styled spans as bold and italic, and its lists', () => {
+    recordingTestsRun++;
     expect(paste(googleDocs)).toBe(
       '<h1>Why We March</h1>' +
         '<p>We march for <strong>conscience</strong><em>, not for a party</em>.</p>' +
@@ -49,6 +54,7 @@ describe('pasting', () => {
   });
 
   it('from a web page drops styles, classes, scripts, forms and images from other hosts', () => {
+    recordingTestsRun++;
     expect(paste(webPage)).toBe(
       '<h2>Third parties in history</h2>' +
         `<p>In <a href="https://en.example.org/wiki/1912" ${REL}>1912</a>, a third party won <strong>27%</strong> of the vote.</p>` +
@@ -61,6 +67,7 @@ describe('pasting', () => {
   });
 
   it('of our own content keeps all of it', () => {
+    recordingTestsRun++;
     for (const html of Object.values(CANONICAL)) expect(load(html)).toBe(html);
   });
 });
@@ -98,6 +105,7 @@ describe('the XSS corpus', () => {
   });
 
   it('leaves nothing executable, loaded or pasted', () => {
+    recordingTestsRun++;
     for (const payload of payloads) {
       assertHarmless(load(payload), payload);
       assertHarmless(paste(payload), payload);
@@ -126,6 +134,7 @@ describe('the XSS corpus', () => {
 
 afterAll(() => {
   // The record the server's sanitiser test reads; rewrite it with BLESS=1.
+  if (recordingTestsRun < RECORDING_TESTS) return;
   const expected = `${JSON.stringify([...outputs].sort(), null, 1)}\n`;
   let actual = '';
   try {
