@@ -8,7 +8,7 @@ import { Hotkeys } from 'slate-dom';
 import { HistoryEditor } from 'slate-history';
 import { Editable, ReactEditor, Slate } from 'slate-react';
 
-import { activeLink, insertImage, insertLink, removeLink, setImageAlt } from './commands';
+import { activeLink, insertImage, insertLink, removeLink, setImageAlt, toggleMark } from './commands';
 import { createEditor } from './createEditor';
 import { deserialize } from './html/deserialize';
 import { serialize } from './html/serialize';
@@ -55,15 +55,14 @@ export type RichTextEditorProps = {
 type Prompt = { kind: 'link'; href: string | null; at: RangeRef } | { kind: 'alt'; path: Path; alt: string };
 
 export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onChange, uploadImage }: RichTextEditorProps) {
-  const editor = useMemo(() => {
+  // The initial HTML is read once; from then on the text belongs to the editor.
+  const [editor] = useState(() => {
     const made = createEditor();
     made.children = deserialize(initialHtml);
     // Loading is not an edit: nothing to undo.
     HistoryEditor.withoutSaving(made, () => Editor.normalize(made, { force: true }));
     return made;
-    // The initial HTML is read once; later changes to it belong to the editor.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  });
   const [prompt, setPrompt] = useState<Prompt | null>(null);
   const [alert, setAlert] = useState('');
   const [uploading, setUploading] = useState(false);
@@ -125,18 +124,14 @@ export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onCha
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
+    // Undo and redo (Ctrl/Cmd+Z, Shift+Z) are slate-react's own, through slate-history.
     if (Hotkeys.isBold(event.nativeEvent)) {
       event.preventDefault();
-      toggleMarkFromKeys('bold');
+      toggleMark(editor, 'bold');
     } else if (Hotkeys.isItalic(event.nativeEvent)) {
       event.preventDefault();
-      toggleMarkFromKeys('italic');
+      toggleMark(editor, 'italic');
     }
-  };
-  const toggleMarkFromKeys = (mark: 'bold' | 'italic') => {
-    const active = Editor.marks(editor)?.[mark] === true;
-    if (active) Editor.removeMark(editor, mark);
-    else Editor.addMark(editor, mark, true);
   };
 
   const actions = useMemo(
