@@ -307,7 +307,8 @@ async fn a_preview_is_the_public_page_to_the_byte() {
 
 #[tokio::test]
 async fn a_preview_refuses_what_a_save_refuses() {
-    let app = TestApp::with_site(|_| {}).await;
+    // Refused before anything is rendered: no site needed.
+    let app = TestApp::new();
     let token = app.login().await;
     let long = "x".repeat(201);
     for (path, body, status, expected) in [
