@@ -9,12 +9,15 @@ mod blog_pages;
 pub mod config;
 pub mod db;
 pub mod donations;
+#[cfg(test)]
+mod editor_rules;
 pub mod error;
 pub mod export;
 mod filters;
 pub mod form_problems;
 pub mod housekeeping;
 pub mod payments;
+pub mod previews;
 pub mod rate_limit;
 pub mod rebuild;
 pub mod routes;
@@ -60,10 +63,12 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     let uploads = uploads::routes(state.config.data_dir.join("uploads"));
     // Everything under /api/ answers JSON, errors and unknown paths included; every
     // other path falls through to the pages the server answers itself (no-script form
-    // results, the blog's redirects, the admin app's shell), the blog's uploaded images, then the static site and
-    // its HTML 404 pages.
+    // results, the blog's redirects, previews of unsaved posts, the admin app's shell), the
+    // blog's uploaded images, then the static site and its HTML 404 pages.
     let pages = form_problems::routes(state.clone())
         .or(blog_pages::routes(state.clone()))
+        .unify()
+        .or(previews::routes(state.clone()))
         .unify()
         .or(admin_shell::routes(dist.clone()))
         .unify();

@@ -9,7 +9,7 @@
 //! set) runs with the changed paths on stdin.
 
 use std::process::Stdio;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use generator::blog::{self, Blog};
 use generator::{BuildOptions, Site};
@@ -23,23 +23,65 @@ pub type Failure = String;
 
 type Waiter = oneshot::Sender<Result<(), Failure>>;
 
+/// The site the blog's pages are rendered with (content, templates, the client manifest),
+/// opened once, the first time a rebuild or a preview needs it, and shared by both.
+#[derive(Clone)]
+pub struct SiteHandle {
+    opts: BuildOptions,
+    site: Arc<Mutex<Option<Arc<Site>>>>,
+}
+
+impl SiteHandle {
+    pub fn new(opts: BuildOptions) -> SiteHandle {
+        SiteHandle {
+            opts,
+            site: Arc::default(),
+        }
+    }
+
+    /// The site, opened now if it was not yet. Blocking (it reads files): call it from
+    /// `spawn_blocking`. A failure is not kept: the next call tries again.
+    pub fn get(&self) -> anyhow::Result<Arc<Site>> {
+        let mut site = self.site.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(site) = &*site {
+            return Ok(site.clone());
+        }
+        let opened = Arc::new(Site::open(&self.opts)?);
+        *site = Some(opened.clone());
+        Ok(opened)
+    }
+}
+
 /// The handle handlers use; cheap to clone.
 #[derive(Clone)]
 pub struct Rebuilder {
     requests: Option<mpsc::UnboundedSender<Waiter>>,
+    site: Option<SiteHandle>,
 }
 
 impl Rebuilder {
     /// No site to keep in step (tests of the API alone): every request succeeds at once.
     pub fn disabled() -> Rebuilder {
-        Rebuilder { requests: None }
+        Rebuilder {
+            requests: None,
+            site: None,
+        }
     }
 
     /// Starts the worker for the site described by `opts`.
     pub fn start(opts: BuildOptions, db: Db, hook: Option<String>) -> Rebuilder {
         let (tx, rx) = mpsc::unbounded_channel();
-        tokio::spawn(worker(opts, db, hook, rx));
-        Rebuilder { requests: Some(tx) }
+        let site = SiteHandle::new(opts);
+        tokio::spawn(worker(site.clone(), db, hook, rx));
+        Rebuilder {
+            requests: Some(tx),
+            site: Some(site),
+        }
+    }
+
+    /// The site the pages are rendered with; `None` when rebuilds are off.
+    pub fn site(&self) -> Option<&SiteHandle> {
+        self.site.as_ref()
     }
 
     /// Brings the blog's pages up to date with the database and returns once they are live.
@@ -64,7 +106,7 @@ struct Current {
 }
 
 async fn worker(
-    opts: BuildOptions,
+    site: SiteHandle,
     db: Db,
     hook: Option<String>,
     mut requests: mpsc::UnboundedReceiver<Waiter>,
@@ -73,12 +115,12 @@ async fn worker(
     // The first pass syncs everything, even before anyone asks.
     let mut waiters: Vec<Waiter> = Vec::new();
     loop {
-        let result = run(&opts, &db, &mut current).await;
+        let result = run(&site, &db, &mut current).await;
         let result = match result {
             Ok(paths) => {
                 // The hook pushes what is already live; nobody waits for it.
                 if let (Some(hook), false) = (&hook, paths.is_empty()) {
-                    tokio::spawn(run_hook(hook.clone(), opts.out_dir.clone(), paths));
+                    tokio::spawn(run_hook(hook.clone(), site.opts.out_dir.clone(), paths));
                 }
                 Ok(())
             }
@@ -103,7 +145,7 @@ async fn worker(
 
 /// One rebuild: the published posts now, against what the output shows.
 async fn run(
-    opts: &BuildOptions,
+    handle: &SiteHandle,
     db: &Db,
     current: &mut Option<Current>,
 ) -> anyhow::Result<Vec<String>> {
@@ -111,7 +153,7 @@ async fn run(
         .read(Blog::query)
         .await
         .map_err(|e| anyhow::anyhow!("reading the posts: {e}"))?;
-    let opts = opts.clone();
+    let handle = handle.clone();
     let state = current.take();
     let (state, paths) =
         tokio::task::spawn_blocking(move || -> anyhow::Result<(Current, Vec<String>)> {
@@ -129,7 +171,7 @@ async fn run(
                 }
                 None => {
                     let started = std::time::Instant::now();
-                    let site = Arc::new(Site::open(&opts)?);
+                    let site = handle.get()?;
                     let paths = blog::sync(&site, &after)?;
                     tracing::info!(
                         posts = after.posts.len(),

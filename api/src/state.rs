@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::db::Db;
 use crate::form_problems::FormProblems;
 use crate::payments::Payments;
+use crate::previews::Previews;
 use crate::rate_limit::{DonationLimiter, FormLimiter};
 use crate::rebuild::Rebuilder;
 
@@ -23,6 +24,8 @@ pub struct AppState {
     pub form_limiter: Arc<FormLimiter>,
     /// Refused no-script form posts, shown on the page they are redirected to.
     pub form_problems: Arc<FormProblems>,
+    /// Rendered previews of unsaved posts, waiting to be opened once.
+    pub previews: Arc<Previews>,
     /// Re-renders the blog's pages when posts change.
     pub rebuilder: Rebuilder,
     /// The card processor; `None` when no Stripe keys are configured.
@@ -60,6 +63,7 @@ impl AppState {
             auth: Arc::new(auth),
             form_limiter,
             form_problems: Arc::default(),
+            previews: Arc::default(),
             rebuilder,
             payments,
             donation_limiter,

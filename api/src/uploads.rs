@@ -169,15 +169,21 @@ impl Kind {
     }
 }
 
+/// The images accepted, as (stored extension, content type): also what the editor's file
+/// choosers offer (see `editor_rules`).
+pub const KINDS: &[(&str, &str)] = &[
+    ("jpg", "image/jpeg"),
+    ("png", "image/png"),
+    ("gif", "image/gif"),
+    ("webp", "image/webp"),
+];
+
 /// The `Content-Type` for a stored file's extension.
 fn content_type_for(extension: &str) -> Option<&'static str> {
-    match extension {
-        "jpg" => Some("image/jpeg"),
-        "png" => Some("image/png"),
-        "gif" => Some("image/gif"),
-        "webp" => Some("image/webp"),
-        _ => None,
-    }
+    KINDS
+        .iter()
+        .find(|(stored, _)| *stored == extension)
+        .map(|&(_, content_type)| content_type)
 }
 
 /// Checks an uploaded file and re-encodes it; see the module documentation for every step.

@@ -425,6 +425,15 @@ fn post_page(inputs: &PageInputs, post: &Post) -> Page {
     }
 }
 
+/// The page `post` will have at `/blog/{slug}` once published, rendered now with the same
+/// template and the same cleaning, for staff to preview: marked `noindex`, and written
+/// nowhere (the api hands it out once).
+pub fn preview_html(site: &Site, post: &Post) -> Result<String> {
+    let mut page = post_page(&site.inputs(), post);
+    page.meta.noindex = true;
+    site.finish(&site.render(&page)?, &[])
+}
+
 /// The social card of a post with a featured image: an upload at 1200 px, or the URL.
 fn social_image(inputs: &PageInputs, post: &Post, url: &str) -> SocialImage {
     let site = &inputs.content.site;

@@ -31,7 +31,7 @@ use std::sync::LazyLock;
 use ammonia::{Builder, Url, UrlRelative};
 
 /// The elements a post may contain.
-const TAGS: &[&str] = &[
+pub const TAGS: &[&str] = &[
     "p",
     "br",
     "strong",
@@ -57,26 +57,30 @@ const TAGS: &[&str] = &[
 /// The attributes each element may carry with any value (subject to the URL rules). With
 /// `target` (below) and the forced `rel`, this is the spec's list (href, src, alt, title,
 /// target, rel), each placed on the element it means something on.
-const TAG_ATTRIBUTES: &[(&str, &[&str])] =
+pub const TAG_ATTRIBUTES: &[(&str, &[&str])] =
     &[("a", &["href", "title"]), ("img", &["src", "alt", "title"])];
 
 /// The only `target` a link may have: opening in a new tab is the one use a post has for
 /// it, and a named target could navigate another of the reader's windows. Matched without
 /// regard to case, as browsers do, and written out in lower case.
-const LINK_TARGET: &str = "_blank";
+pub const LINK_TARGET: &str = "_blank";
 
 /// Schemes an absolute `href` may use: the editor's "Inserted links must use scheme …"
 /// list (spec §5). ammonia applies it to `src` too; [`filter_attribute`] narrows `src`.
-const LINK_SCHEMES: &[&str] = &[
+pub const LINK_SCHEMES: &[&str] = &[
     "http", "https", "ftp", "ftps", "mailto", "tel", "callto", "sms", "cid", "xmpp",
 ];
+
+/// Schemes an absolute `src` may use: images come from the web or from our uploads
+/// ([`UPLOADS_PREFIX`]), never from `data:`, `mailto:` and the like.
+pub const IMAGE_SCHEMES: &[&str] = &["http", "https"];
 
 /// Elements removed together with everything inside them. Unwrapping these would turn
 /// script source, style sheets, fallback documents or raw text into visible prose, or
 /// (for `svg`/`math`) keep content that was parsed under another namespace's rules, the
 /// root of most mutation-XSS tricks. Elements neither listed here nor allowed are
 /// unwrapped, so their text survives (a pasted `<div>` or `<span>` loses only its tags).
-const DROPPED_WITH_CONTENT: &[&str] = &[
+pub const DROPPED_WITH_CONTENT: &[&str] = &[
     "script",
     "style",
     "iframe",
@@ -100,10 +104,10 @@ const DROPPED_WITH_CONTENT: &[&str] = &[
 
 /// The value forced onto every link's `rel`: a post's links never get a handle on our
 /// window (`noopener`) and never leak the reader's page to the target (`noreferrer`).
-const LINK_REL: &str = "noopener noreferrer";
+pub const LINK_REL: &str = "noopener noreferrer";
 
 /// Where uploaded images are served from; the only relative `src` allowed.
-const UPLOADS_PREFIX: &str = "/uploads/";
+pub const UPLOADS_PREFIX: &str = "/uploads/";
 
 /// A made-up origin to resolve relative URLs against exactly as a browser would (tabs and
 /// newlines dropped, `\` read as `/`), to tell whether one stays on our site.
@@ -175,8 +179,9 @@ fn filter_attribute<'v>(element: &str, attribute: &str, value: &'v str) -> Optio
                     .get(..prefix.len())
                     .is_some_and(|start| start.eq_ignore_ascii_case(prefix))
             };
-            let allowed = has_prefix("http://")
-                || has_prefix("https://")
+            let allowed = IMAGE_SCHEMES
+                .iter()
+                .any(|scheme| has_prefix(&format!("{scheme}://")))
                 || site_path(value).is_some_and(|url| url.path().starts_with(UPLOADS_PREFIX));
             allowed.then_some(Cow::Borrowed(value))
         }

@@ -1,5 +1,6 @@
 //! Blog posts, as staff write them: list, read, create, update, publish, delete, export,
-//! and image uploads for them.
+//! image uploads for them, and for the editor: the slug a save would give, and previews of
+//! unsaved changes (see `crate::previews`).
 //!
 //! Saving is never blocked (spec §5): a blank title becomes "Untitled", a blank author the
 //! party's team, and a slug is always found (made from the title when none is given, made
@@ -27,15 +28,28 @@ use crate::state::AppState;
 use crate::uploads::{self, UploadError};
 
 /// Hard limits, in characters (content: bytes). The excerpt's 300 is the editor's soft
-/// limit; the server takes up to 1,000 so a save is never lost to it.
-const TITLE_MAX: usize = 200;
-const EXCERPT_MAX: usize = 1_000;
-const KEYWORDS_MAX: usize = 500;
-const ALT_MAX: usize = 200;
-const AUTHOR_MAX: usize = 200;
-const SLUG_INPUT_MAX: usize = 200;
+/// limit; the server takes up to 1,000 so a save is never lost to it. The editor reads
+/// these (and the soft limits below) from the file `editor_rules` writes.
+pub(crate) const TITLE_MAX: usize = 200;
+pub(crate) const EXCERPT_MAX: usize = 1_000;
+pub(crate) const KEYWORDS_MAX: usize = 500;
+pub(crate) const ALT_MAX: usize = 200;
+pub(crate) const AUTHOR_MAX: usize = 200;
+pub(crate) const SLUG_INPUT_MAX: usize = 200;
 const IMAGE_URL_MAX: usize = 2_000;
-const CONTENT_MAX_BYTES: usize = 1024 * 1024;
+pub(crate) const CONTENT_MAX_BYTES: usize = 1024 * 1024;
+
+/// What the editor recommends (spec §5), never enforced here: its counters show the
+/// recommended length, turn orange above the warning level and red above the
+/// recommendation. Only the editor reads them (through `editor_rules`).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) mod recommended {
+    pub(crate) const EXCERPT: usize = 300;
+    pub(crate) const EXCERPT_WARN_ABOVE: usize = 250;
+    pub(crate) const KEYWORDS_WARN_ABOVE: usize = 450;
+    pub(crate) const ALT: usize = 125;
+    pub(crate) const ALT_WARN_ABOVE: usize = 100;
+}
 /// Content at its limit, JSON-escaped, with the other fields.
 const BODY_LIMIT: u64 = 3 * 1024 * 1024;
 /// An image at its limit plus the multipart wrapping.
@@ -256,6 +270,23 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(warp::header::optional::<String>("content-type"))
         .and(limited_body(UPLOAD_BODY_LIMIT))
         .and_then(|_: Admin, state, content_type, body| upload(state, content_type, body));
+    // Its errors are answered here: falling through, `/blogs/slug` would reach `read` as a
+    // post whose id is "slug", and that route's complaint would win.
+    let slug = warp::path!("blogs" / "slug").and(warp::get()).and(
+        admin
+            .clone()
+            .and(with_state.clone())
+            .and(warp::query::raw().or(warp::any().map(String::new)).unify())
+            .and_then(|_: Admin, state, query| slug_for(state, query))
+            .recover(crate::error::recover)
+            .unify(),
+    );
+    let preview_new = warp::path!("blogs" / "preview")
+        .and(warp::post())
+        .and(admin.clone())
+        .and(with_state.clone())
+        .and(json_body::<Input>(BODY_LIMIT))
+        .and_then(|_: Admin, state, input| preview(state, None, input));
     let create = warp::path!("blogs")
         .and(warp::post())
         .and(admin.clone())
@@ -283,6 +314,13 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(admin.clone())
         .and(with_state.clone())
         .and_then(|id, admin, state| publish(state, admin, id));
+    let preview_saved = one
+        .and(warp::path!("preview"))
+        .and(warp::post())
+        .and(admin.clone())
+        .and(with_state.clone())
+        .and(json_body::<Input>(BODY_LIMIT))
+        .and_then(|id, _: Admin, state, input| preview(state, Some(id), input));
     let delete = one
         .and(warp::path::end())
         .and(warp::delete())
@@ -290,6 +328,12 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(with_state)
         .and_then(|id, admin, state| delete(state, admin, id));
     list.or(export)
+        .unify()
+        .or(slug)
+        .unify()
+        .or(preview_new)
+        .unify()
+        .or(preview_saved)
         .unify()
         .or(upload)
         .unify()
@@ -352,7 +396,7 @@ async fn read(state: AppState, id: String) -> Result<Response, Rejection> {
 /// made from the title; then `-2`, `-3`… when another post has it. Taking a slug that was
 /// another post's old address ends that redirect: the live post wins.
 fn unique_slug(
-    tx: &Transaction,
+    tx: &rusqlite::Connection,
     fields: &Fields,
     id: Option<i64>,
     current: Option<&str>,
@@ -397,6 +441,99 @@ fn unique_slug(
         n += 1;
     }
     Ok(candidate)
+}
+
+/// The stored post `id`, when there is an id: `400` for one that is not a number, `404`
+/// for no such post.
+async fn stored(state: &AppState, id: Option<String>) -> Result<Option<Post>, ApiError> {
+    let Some(id) = id else {
+        return Ok(None);
+    };
+    let id = parse_id(&id)?;
+    let post = state.db.read(move |c| find(c, id)).await?;
+    post.map(Some).ok_or_else(|| not_found(id))
+}
+
+/// The slug a save of `fields` would give the post (`existing`, or a new one).
+async fn slug_of(
+    state: &AppState,
+    fields: &Fields,
+    existing: Option<&Post>,
+) -> Result<String, ApiError> {
+    let fields = fields.clone();
+    let (id, current) = (existing.map(|p| p.id), existing.map(|p| p.slug.clone()));
+    state
+        .db
+        .read(move |c| unique_slug(c, &fields, id, current.as_deref()))
+        .await
+}
+
+/// The query of `GET /api/admin/blogs/slug`: the title and slug the editor would send, and
+/// the post's id when it has been saved.
+#[derive(Debug, Deserialize)]
+struct SlugQuery {
+    title: Option<String>,
+    slug: Option<String>,
+    id: Option<String>,
+}
+
+/// GET /api/admin/blogs/slug?title=&slug=&id= -> `{slug}`: the slug saving this title and
+/// slug would give the post `id` (or a new post) now, by the very rules of a save (so the
+/// editor can show it without a copy of them). A `slug` left out keeps a saved post's slug;
+/// an empty one asks for one made from the title.
+async fn slug_for(state: AppState, query: String) -> Result<Response, Rejection> {
+    let query: SlugQuery = serde_urlencoded::from_str(&query)
+        .map_err(|_| ApiError::BadRequest("The query string is not valid.".into()))?;
+    let existing = stored(&state, query.id).await?;
+    let input = Input {
+        title: query.title.map(Some),
+        slug: query.slug.map(Some),
+        ..Input::default()
+    };
+    let fields = Fields::merge(input, existing.as_ref(), &state.site.default_author)?;
+    let slug = slug_of(&state, &fields, existing.as_ref()).await?;
+    Ok(json(StatusCode::OK, &serde_json::json!({ "slug": slug })))
+}
+
+/// POST /api/admin/blogs/preview (a new post) and POST /api/admin/blogs/{id}/preview (a
+/// saved one, with the body's changes; what it leaves out stays as saved), with the body of
+/// a save -> `{url}`: a one-time address showing the post as `/blog/{slug}` will, rendered
+/// with the same template and cleaning. Nothing is saved.
+async fn preview(state: AppState, id: Option<String>, input: Input) -> Result<Response, Rejection> {
+    let existing = stored(&state, id).await?;
+    let fields = Fields::merge(input, existing.as_ref(), &state.site.default_author)?;
+    let site = state.rebuilder.site().cloned().ok_or_else(|| {
+        ApiError::Internal(anyhow::anyhow!(
+            "a preview was asked for, but this server renders no pages (no site configured)"
+        ))
+    })?;
+    let slug = slug_of(&state, &fields, existing.as_ref()).await?;
+    let now = format!("{:.3}", jiff::Timestamp::now());
+    let post = generator::blog::Post {
+        id: existing.as_ref().map_or(0, |p| p.id),
+        title: fields.title,
+        slug,
+        excerpt: fields.excerpt,
+        content: fields.content,
+        featured_image: fields.featured_image,
+        featured_image_alt: fields.featured_image_alt,
+        keywords: fields.keywords,
+        author_name: fields.author_name,
+        // A post keeps its first publish date; a new one would be published now.
+        publish_date: existing
+            .and_then(|p| p.publish_date)
+            .unwrap_or_else(|| now.clone()),
+        updated_at: now,
+    };
+    let html = tokio::task::spawn_blocking(move || {
+        let site = site.get()?;
+        generator::blog::preview_html(&site, &post)
+    })
+    .await
+    .map_err(|e| ApiError::Internal(e.into()))?
+    .map_err(|e| ApiError::Internal(e.context("Failed to render a preview")))?;
+    let url = state.previews.keep(html);
+    Ok(json(StatusCode::OK, &serde_json::json!({ "url": url })))
 }
 
 /// Writes a new post (`id` None) or the changes to one, with the audit trail; returns it,

@@ -2,7 +2,7 @@
 //! [`auth::admin`](crate::auth::admin) right after its path and method, and every answer,
 //! errors included, is `Cache-Control: no-store`.
 
-mod blogs;
+pub(crate) mod blogs;
 mod donations;
 mod session;
 mod submissions;

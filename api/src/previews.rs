@@ -1,0 +1,149 @@
+//! Previews of unsaved posts. The editor sends what is on screen to
+//! `POST /api/admin/blogs/preview`; the page is rendered there and then, exactly as
+//! `/blog/{slug}` will be, and kept in memory under a random 128-bit name. Its address,
+//! `/admin/preview/{name}`, is a one-time capability: a new browser tab cannot send the
+//! staff token, so knowing the (unguessable, short-lived) address is what lets it in, and
+//! the first visit uses it up. Nothing is written to disk, and a restart forgets them all.
+//!
+//! Answers are `Cache-Control: no-store` and `X-Robots-Tag: noindex`; the page itself
+//! carries `<meta name="robots" content="noindex">`.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use warp::Filter;
+use warp::filters::BoxedFilter;
+use warp::http::{Response as HttpResponse, StatusCode, header};
+use warp::reply::Response;
+
+use crate::state::AppState;
+
+/// Long enough for the tab to open, short enough that a leaked address is soon useless.
+const KEEP_FOR: Duration = Duration::from_secs(10 * 60);
+/// Bounds memory (a post may be 1 MB): the oldest go first.
+const MOST_KEPT: usize = 32;
+/// Where previews are served (the name follows).
+pub const PATH_PREFIX: &str = "/admin/preview/";
+
+const EXPIRED_PAGE: &str = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+<meta name=\"robots\" content=\"noindex\">\n<title>Preview expired</title>\n</head>\n<body>\n\
+<main>\n<h1>Preview expired</h1>\n<p>A preview opens once and lasts 10 minutes. \
+Press Preview in the editor again to see the post as it is now.</p>\n</main>\n</body>\n</html>\n";
+
+struct Entry {
+    html: String,
+    made: Instant,
+}
+
+/// The previews waiting to be opened.
+#[derive(Default)]
+pub struct Previews {
+    entries: Mutex<HashMap<String, Entry>>,
+}
+
+impl Previews {
+    /// Keeps a rendered page and returns the address it can be opened at, once.
+    pub fn keep(&self, html: String) -> String {
+        let name = format!("{:032x}", rand::random::<u128>());
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        entries.retain(|_, e| e.made.elapsed() < KEEP_FOR);
+        while entries.len() >= MOST_KEPT {
+            let oldest = entries
+                .iter()
+                .min_by_key(|(_, e)| e.made)
+                .map(|(k, _)| k.clone());
+            match oldest {
+                Some(key) => entries.remove(&key),
+                None => break,
+            };
+        }
+        entries.insert(
+            name.clone(),
+            Entry {
+                html,
+                made: Instant::now(),
+            },
+        );
+        format!("{PATH_PREFIX}{name}")
+    }
+
+    /// The page kept under `name`, removed as it is taken; `None` once used or expired.
+    pub fn take(&self, name: &str) -> Option<String> {
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        entries
+            .remove(name)
+            .filter(|e| e.made.elapsed() < KEEP_FOR)
+            .map(|e| e.html)
+    }
+}
+
+/// `GET /admin/preview/{name}`
+pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    warp::get()
+        .and(warp::path!("admin" / "preview" / String))
+        .map(move |name: String| {
+            let found = state.previews.take(&name);
+            let (status, body) = match found {
+                Some(html) => (StatusCode::OK, html),
+                None => (StatusCode::NOT_FOUND, EXPIRED_PAGE.to_owned()),
+            };
+            page(status, body)
+        })
+        .boxed()
+}
+
+fn page(status: StatusCode, body: String) -> Response {
+    HttpResponse::builder()
+        .status(status)
+        .header(header::CONTENT_TYPE, "text/html; charset=utf-8")
+        // A draft: never kept by a cache, never indexed.
+        .header(header::CACHE_CONTROL, "no-store")
+        .header("x-robots-tag", "noindex")
+        .body(body.into())
+        .unwrap_or_else(|_| Response::new("Internal Server Error".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_preview_opens_once_under_an_unguessable_name() {
+        let previews = Previews::default();
+        let url = previews.keep("<p>draft</p>".into());
+        let name = url.strip_prefix(PATH_PREFIX).unwrap();
+        assert_eq!(name.len(), 32);
+        assert!(name.chars().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(previews.keep("<p>other</p>".into()), url);
+        assert_eq!(previews.take(name).as_deref(), Some("<p>draft</p>"));
+        assert_eq!(previews.take(name), None, "used up");
+        assert_eq!(previews.take("nope"), None);
+    }
+
+    #[test]
+    fn memory_stays_bounded() {
+        let previews = Previews::default();
+        let first = previews.keep("first".into());
+        for _ in 0..MOST_KEPT {
+            previews.keep("x".into());
+        }
+        assert_eq!(
+            previews.take(first.strip_prefix(PATH_PREFIX).unwrap()),
+            None
+        );
+        assert_eq!(previews.entries.lock().unwrap().len(), MOST_KEPT);
+    }
+
+    #[test]
+    fn an_expired_preview_is_gone() {
+        let previews = Previews::default();
+        let url = previews.keep("old".into());
+        let name = url.strip_prefix(PATH_PREFIX).unwrap().to_owned();
+        if let Some(entry) = previews.entries.lock().unwrap().get_mut(&name) {
+            entry.made = Instant::now() - KEEP_FOR - Duration::from_secs(1);
+        }
+        assert_eq!(previews.take(&name), None);
+    }
+}
