@@ -32,7 +32,7 @@ test: deps
     npm --prefix site run test:unit --silent
     npm --prefix site run typecheck --silent
     just build
-    cargo build --quiet -p api
+    cargo build --quiet -p api -p fake-stripe
     npm --prefix site run test:e2e --silent
 
 # Benchmarks: page weight and server throughput, then the blog's build and publish speed against Hugo.

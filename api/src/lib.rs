@@ -32,23 +32,46 @@ use warp::{Filter, Reply};
 
 pub use state::AppState;
 
-/// Tight by default; Stripe's hosts are added with the donation flow. Images may come from
-/// any https host: blog posts may show pictures staff link from elsewhere.
+/// Tight: only our own scripts, styles, frames and connections. Images may come from any
+/// https host: blog posts may show pictures staff link from elsewhere.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
      img-src 'self' data: https:; font-src 'self'; connect-src 'self'; frame-src 'none'; object-src 'none'; \
      base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
-/// Headers every response carries.
-fn security_headers() -> HeaderMap {
+/// The donate page alone also loads Stripe.js, frames Stripe's payment fields (and its 3-D
+/// Secure pages on hooks.stripe.com), and lets Stripe.js talk to Stripe's API.
+const DONATE_CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' https://js.stripe.com; \
+     style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self'; \
+     connect-src 'self' https://api.stripe.com; frame-src https://js.stripe.com https://hooks.stripe.com; \
+     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/// The page that takes card payments.
+const DONATE_PATH: &str = "/donate";
+
+/// The headers every response carries, for the request's `path`: the content security and
+/// permissions policies differ on the donate page.
+pub fn security_headers(path: &str) -> HeaderMap {
+    let donate = path == DONATE_PATH;
     let mut headers = HeaderMap::new();
     for (name, value) in [
-        ("content-security-policy", CONTENT_SECURITY_POLICY),
+        (
+            "content-security-policy",
+            if donate {
+                DONATE_CONTENT_SECURITY_POLICY
+            } else {
+                CONTENT_SECURITY_POLICY
+            },
+        ),
         ("x-content-type-options", "nosniff"),
         ("x-frame-options", "DENY"),
         ("referrer-policy", "strict-origin-when-cross-origin"),
         (
             "permissions-policy",
-            "camera=(), microphone=(), geolocation=(), payment=(self)",
+            if donate {
+                "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")"
+            } else {
+                "camera=(), microphone=(), geolocation=(), payment=(self)"
+            },
         ),
         ("cross-origin-opener-policy", "same-origin"),
     ] {
@@ -73,15 +96,22 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
         .or(admin_shell::routes(dist.clone()))
         .unify();
     let api = warp::path("api").and(routes::api(state).recover(error::recover).unify());
-    api.or(pages)
+    let routes = api
+        .or(pages)
         .unify()
         .or(uploads)
         .unify()
         .or(static_files::routes(dist))
         .unify()
         .recover(error::recover)
-        .unify()
-        .with(warp::reply::with::headers(security_headers()))
+        .unify();
+    warp::path::full()
+        .and(routes)
+        .map(|path: warp::path::FullPath, reply: Response| {
+            let mut res = reply.into_response();
+            res.headers_mut().extend(security_headers(path.as_str()));
+            res
+        })
         .with(warp::trace::request())
         .map(Reply::into_response)
         .boxed()

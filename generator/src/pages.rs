@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::content::{Category, Content, Meta};
+use crate::donations;
 use crate::form_pages;
 use crate::forms::{self, Form};
 use crate::media::{Media, Responsive};
@@ -99,6 +100,7 @@ pub fn all(inputs: &PageInputs) -> Result<Vec<Page>> {
         issues(inputs),
         contact(inputs),
         take_action(inputs),
+        donate(inputs),
         join(inputs),
         why_third_party(inputs),
         movement(inputs),
@@ -207,6 +209,27 @@ fn contact(inputs: &PageInputs) -> Page {
             (
                 "form_props",
                 json!(FormProps::new("contact", forms::CONTACT)),
+            ),
+        ],
+    )
+}
+
+fn donate(inputs: &PageInputs) -> Page {
+    let c = inputs.content;
+    let meta = inputs.web_page("/donate", "WebPage", &c.donate.meta);
+    inputs.page(
+        "/donate",
+        "pages/donate.html",
+        meta,
+        vec![
+            ("donate", json!(c.donate)),
+            (
+                "flow_props",
+                json!({
+                    "idPrefix": "donate",
+                    "rules": donations::props(&c.site.donations, &c.site.time_zone),
+                    "copy": c.donate.form,
+                }),
             ),
         ],
     )

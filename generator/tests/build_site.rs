@@ -13,8 +13,9 @@ use common::{EchoRenderer, json_ld, project, read};
 fn builds_the_home_page_with_metadata_islands_and_assets() {
     let (_tmp, opts) = project();
     let report = generator::build(&opts, &EchoRenderer).unwrap();
-    // Home's form and carousel, /join's form, /contact's and /take-action's forms.
-    assert_eq!(report.islands, 5);
+    // Home's form and carousel, /join's form, /contact's and /take-action's forms, and
+    // /donate's flow.
+    assert_eq!(report.islands, 6);
 
     let html = read(&opts, "index.html");
     assert!(html.contains("<title>Fixture Party | Home</title>"));
@@ -111,14 +112,15 @@ fn builds_the_home_page_with_metadata_islands_and_assets() {
 fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
     let (_tmp, opts) = project();
     let report = generator::build(&opts, &EchoRenderer).unwrap();
-    // Ten routed pages, the 404 and the admin shell, then a thank-you page and a problem
+    // Eleven routed pages, the 404 and the admin shell, then a thank-you page and a problem
     // shell per form.
-    assert_eq!(report.pages, 17);
+    assert_eq!(report.pages, 18);
     let expected = [
         ("leadership/index.html", vec!["AboutPage"]),
         ("issues/index.html", vec!["WebPage"]),
         ("contact/index.html", vec!["ContactPage"]),
         ("take-action/index.html", vec!["WebPage"]),
+        ("donate/index.html", vec!["WebPage"]),
         ("join/index.html", vec!["Article"]),
         ("why-third-party/index.html", vec!["Article", "FAQPage"]),
         ("movement/index.html", vec!["Article"]),
@@ -139,10 +141,11 @@ fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
     let sitemap = read(&opts, "sitemap.xml");
     assert_eq!(
         sitemap.matches("<loc>").count(),
-        10,
+        11,
         "every routed page and the blog, not the 404"
     );
     assert!(sitemap.contains("<loc>https://example.org/privacy-policy</loc>"));
+    assert!(sitemap.contains("<loc>https://example.org/donate</loc>"));
     assert!(sitemap.contains("<loc>https://example.org/blog</loc>"));
     assert!(!sitemap.contains("404"));
     assert!(
@@ -179,6 +182,18 @@ fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
     let action = read(&opts, "take-action/index.html");
     assert!(action.contains(r#"<div data-island="VolunteerForm""#));
     assert!(read(&opts, "contact/index.html").contains(r#"<div data-island="ContactForm""#));
+    // The donate page's island carries the server's rules and the page's words.
+    let donate = read(&opts, "donate/index.html");
+    assert!(donate.contains(r#"<div data-island="DonateFlow""#));
+    for text in [
+        "Donation Limit Exceeded",
+        "Payment system is not available. Please check back later.",
+        "general_party_use",
+        "Armed Forces Pacific (AP)",
+        "I am at least eighteen years old.",
+    ] {
+        assert!(donate.contains(text), "{text}");
+    }
     let join = read(&opts, "join/index.html");
     assert!(
         join.contains(r##"href="#newsletter-signup""##)

@@ -72,6 +72,13 @@ export function query<T = Record<string, unknown>>(sql: string): T[] {
   return out ? (JSON.parse(out) as T[]) : [];
 }
 
+/** Runs a statement against the server's database (to arrange what a test needs). */
+export function execute(statement: string): void {
+  const dbPath = process.env.DB_PATH;
+  if (!dbPath) throw new Error('DB_PATH is not set; run through playwright test');
+  execFileSync('sqlite3', ['-cmd', '.timeout 5000', dbPath, statement]);
+}
+
 /** A value as an SQL string literal, for test-made values in `query`. */
 export function sql(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;

@@ -1,11 +1,19 @@
-// Starts the server most tests share (see server.ts). Tests reach it through BASE_URL and
-// read its database at DB_PATH.
+// Starts the server most tests share (see server.ts), with the fake Stripe as its card
+// processor (see stripe.ts). Tests reach the server through BASE_URL, read its database at
+// DB_PATH, and the fake at FAKE_STRIPE_URL.
 import { startServer } from './server';
+import { STRIPE_ENV, pointWebhookAt, startFakeStripe } from './stripe';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const server = await startServer();
+  const stripe = await startFakeStripe();
+  const server = await startServer({ ...STRIPE_ENV, STRIPE_API_BASE: `${stripe.url}/` });
+  await pointWebhookAt(stripe.url, server.baseURL);
   process.env.BASE_URL = server.baseURL;
   process.env.DB_PATH = server.dbPath;
   process.env.SERVED_DIST = server.dist;
-  return server.stop;
+  process.env.FAKE_STRIPE_URL = stripe.url;
+  return async () => {
+    await server.stop();
+    stripe.stop();
+  };
 }

@@ -9,6 +9,7 @@ const PAGES: { path: string; types: string[]; nav: string | null; inMore: boolea
   { path: '/issues', types: ['WebPage'], nav: 'Where We Stand', inMore: false, h1: 'Where We Stand' },
   { path: '/take-action', types: ['WebPage'], nav: 'Take Action', inMore: false, h1: 'Take Action' },
   { path: '/contact', types: ['ContactPage'], nav: 'Contact', inMore: true, h1: 'Contact Us' },
+  { path: '/donate', types: ['WebPage'], nav: null, inMore: false, h1: 'Fuel a Movement of Conscience' },
   { path: '/join', types: ['Article'], nav: 'How to Join', inMore: true, h1: 'How to Join the American Conscience Party' },
   {
     path: '/why-third-party',

@@ -21,7 +21,8 @@ export interface Server {
   stop: () => Promise<void>;
 }
 
-export async function startServer(): Promise<Server> {
+/** `env` adds to (or, with an empty string, removes from) the server's environment. */
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
   const binary = join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'debug', 'api');
   const dist = join(root, 'dist');
   for (const [path, hint] of [
@@ -47,7 +48,11 @@ export async function startServer(): Promise<Server> {
       ADMIN_PASSWORD,
       // Many tests post forms from 127.0.0.1; the limit itself is covered by the api's tests.
       FORM_RATE_LIMIT: '10000',
+      // Donation tests set up many payments from 127.0.0.1 too.
+      DONATION_RATE_LIMIT: '10000',
+      SUMMARY_RATE_LIMIT: '10000',
       RUST_LOG: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

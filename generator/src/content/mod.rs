@@ -19,8 +19,9 @@ pub use articles::{Article, Faq, Join, Movement, Privacy, WhyThirdParty};
 pub use blog::{BlogNotFound, BlogPage, FeaturedCard};
 pub use home::{Card, Home};
 pub use pages::{
-    ContactPage, CorePolicy, Issue, IssuesPage, LeadershipPage, LinkCard, NotFoundPage,
-    OPPORTUNITY_ICONS, Opportunity, OpportunityType, Priority, Section, TakeActionPage,
+    ContactPage, CorePolicy, DonateForm, DonatePage, Issue, IssuesPage, LeadershipPage, LinkCard,
+    NotFoundPage, OPPORTUNITY_ICONS, Opportunity, OpportunityType, Priority, Section,
+    TakeActionPage,
 };
 pub use people::{Category, People, Person};
 
@@ -48,6 +49,7 @@ pub struct Content {
     pub issues: IssuesPage,
     pub take_action: TakeActionPage,
     pub contact: ContactPage,
+    pub donate: DonatePage,
     pub join: Article<Join>,
     pub why_third_party: Article<WhyThirdParty>,
     pub movement: Article<Movement>,
@@ -79,6 +81,8 @@ impl Content {
         let take_action: TakeActionPage = read_yaml(&dir.join("take-action.yaml"))?;
         checked(dir, "take-action.yaml", take_action.validate())?;
         let contact: ContactPage = read_yaml(&dir.join("contact.yaml"))?;
+        let donate: DonatePage = read_yaml(&dir.join("donate.yaml"))?;
+        checked(dir, "donate.yaml", donate.validate())?;
         let not_found: NotFoundPage = read_yaml(&dir.join("not-found.yaml"))?;
         checked(dir, "not-found.yaml", not_found.validate())?;
         let blog: BlogPage = read_yaml(&dir.join("blog.yaml"))?;
@@ -92,6 +96,7 @@ impl Content {
             issues,
             take_action,
             contact,
+            donate,
             join: read_article(&dir.join("pages/join.md"))?,
             why_third_party: read_article(&dir.join("pages/why-third-party.md"))?,
             movement: read_article(&dir.join("pages/movement.md"))?,

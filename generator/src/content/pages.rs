@@ -228,3 +228,74 @@ impl TakeActionPage {
         Ok(())
     }
 }
+
+/// `content/donate.yaml`: the /donate page. The form's words go to the `DonateFlow` island;
+/// the spec's own texts (messages, button states) live in `generator/src/donations.rs`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DonatePage {
+    pub meta: Meta,
+    pub title: String,
+    pub intro: String,
+    pub form: DonateForm,
+    /// What a gift pays for.
+    pub why: Section,
+    /// How card details and personal data are handled.
+    pub safety: Section,
+    /// The disclaimer a political committee's website carries.
+    pub paid_for: String,
+}
+
+/// The donation form's words (plain text).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DonateForm {
+    pub heading: String,
+    pub amount_legend: String,
+    /// The label of the custom amount.
+    pub custom_label: String,
+    /// The year's limit: `$L` and `{year}` are filled in.
+    pub limit_note: String,
+    pub donor_legend: String,
+    pub employment_legend: String,
+    pub employment_hint: String,
+    pub confirm_legend: String,
+    /// The spec's citizenship checkbox.
+    pub citizenship_label: String,
+    /// The checkbox confirming the statements below it.
+    pub attestations_label: String,
+    pub attestations: Vec<String>,
+    /// FEC's best-efforts notice.
+    pub legal_notice: String,
+    pub tax_notice: String,
+    pub review_heading: String,
+    pub change_label: String,
+    pub payment_heading: String,
+    pub payment_loading: String,
+    /// The pay button: `$A` is the amount.
+    pub confirm_label: String,
+    /// After a successful payment: `$A` is the amount.
+    pub thank_you: String,
+    pub give_again: String,
+    /// Shown when JavaScript is off.
+    pub noscript: String,
+}
+
+impl DonatePage {
+    pub fn validate(&self) -> Result<(), String> {
+        let form = &self.form;
+        if form.attestations.is_empty() {
+            return Err("form.attestations needs at least one statement".into());
+        }
+        for (field, text, placeholder) in [
+            ("form.limitNote", &form.limit_note, "$L"),
+            ("form.confirmLabel", &form.confirm_label, "$A"),
+            ("form.thankYou", &form.thank_you, "$A"),
+        ] {
+            if !text.contains(placeholder) {
+                return Err(format!("{field} must contain {placeholder}"));
+            }
+        }
+        Ok(())
+    }
+}

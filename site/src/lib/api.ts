@@ -6,6 +6,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The field a refusal is about, when the server names one (`{"message", "field"}`). */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -25,16 +27,36 @@ export function errorMessage(status: number, statusText: string, body: string): 
   return `${status}: ${body || statusText}`;
 }
 
-/** Sends a request (JSON body only when there is one) and returns the parsed JSON reply. */
-export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
+/** The field a JSON error body names, if any. */
+function errorField(body: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object' && 'field' in parsed && typeof parsed.field === 'string') return parsed.field;
+  } catch {
+    // Not JSON: no field.
+  }
+  return undefined;
+}
+
+/** Sends a request (JSON body only when there is one) and returns the parsed JSON reply.
+ *  `init` may add an abort signal or a cache mode. */
+export async function apiRequest<T = unknown>(
+  method: string,
+  url: string,
+  body?: unknown,
+  init: Pick<RequestInit, 'signal' | 'cache'> = {},
+): Promise<T> {
   const response = await fetch(url, {
+    ...init,
     method,
     credentials: 'include',
     headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  if (!response.ok) throw new ApiError(response.status, errorMessage(response.status, response.statusText, text));
+  if (!response.ok) {
+    throw new ApiError(response.status, errorMessage(response.status, response.statusText, text), errorField(text));
+  }
   return (text ? JSON.parse(text) : null) as T;
 }
 

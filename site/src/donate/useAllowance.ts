@@ -1,0 +1,51 @@
+// The donor's year, from GET /api/donations/summary: asked once the e-mail contains "@"
+// (after a short pause in typing), never cached, and asked again whenever the window
+// regains focus, since a gift made in another tab changes it (spec §7).
+import { useEffect, useState } from 'react';
+import { apiRequest } from '../lib/api';
+import type { Allowance } from './rules';
+
+export type AllowanceState =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'ready'; allowance: Allowance }
+  | { status: 'error' };
+
+/** How long typing must pause before the e-mail is looked up. */
+export const LOOKUP_DELAY_MS = 400;
+
+export function useAllowance(email: string, year: number): AllowanceState {
+  const [state, setState] = useState<AllowanceState>({ status: 'idle' });
+  const address = email.trim();
+  const wanted = address.includes('@');
+
+  useEffect(() => {
+    if (!wanted) {
+      setState({ status: 'idle' });
+      return;
+    }
+    let current = true;
+    let controller: AbortController | null = null;
+    const load = () => {
+      controller?.abort();
+      controller = new AbortController();
+      setState((s) => (s.status === 'ready' ? s : { status: 'loading' }));
+      const query = new URLSearchParams({ email: address, year: String(year) });
+      apiRequest<Allowance>('GET', `/api/donations/summary?${query}`, undefined, { signal: controller.signal, cache: 'no-store' })
+        .then((allowance) => current && setState({ status: 'ready', allowance }))
+        .catch((error: unknown) => {
+          if (current && !(error instanceof DOMException && error.name === 'AbortError')) setState({ status: 'error' });
+        });
+    };
+    const timer = setTimeout(load, LOOKUP_DELAY_MS);
+    window.addEventListener('focus', load);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+      controller?.abort();
+      window.removeEventListener('focus', load);
+    };
+  }, [address, wanted, year]);
+
+  return state;
+}
