@@ -194,6 +194,20 @@ impl FakeStripe {
         if let Some(control) = path.strip_prefix("/__fake/") {
             return self.control(method, control, body).await;
         }
+        // Stripe.js calls the API from the page's origin: answer the browser's preflight.
+        if method == "OPTIONS" {
+            let mut res = reply(StatusCode::NO_CONTENT, &json!({}));
+            let h = res.headers_mut();
+            h.insert(
+                "access-control-allow-methods",
+                warp::http::HeaderValue::from_static("GET, POST"),
+            );
+            h.insert(
+                "access-control-allow-headers",
+                warp::http::HeaderValue::from_static("authorization, content-type"),
+            );
+            return res;
+        }
         let mut params: HashMap<String, String> =
             serde_urlencoded::from_bytes(body).ok().unwrap_or_default();
         if method == "GET" {
