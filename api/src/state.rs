@@ -11,6 +11,7 @@ use crate::db::Db;
 use crate::form_problems::FormProblems;
 use crate::rate_limit::FormLimiter;
 use crate::rebuild::Rebuilder;
+use crate::static_files::StaticFiles;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -24,6 +25,8 @@ pub struct AppState {
     pub form_problems: Arc<FormProblems>,
     /// Re-renders the blog's pages when posts change.
     pub rebuilder: Rebuilder,
+    /// The generated site, served from memory.
+    pub static_files: Arc<StaticFiles>,
 }
 
 impl AppState {
@@ -36,8 +39,14 @@ impl AppState {
             .map_err(|e| anyhow::anyhow!("{}: {e}", site_file.display()))?;
         let auth = Auth::from_config(&config).context("Failed to set up the admin sign-in")?;
         let form_limiter = FormLimiter::per_minute(config.form_rate_limit);
+        let static_files = StaticFiles::open(config.dist_dir.clone(), config.static_cache_bytes);
         let rebuilder = match &config.site {
-            Some(opts) => Rebuilder::start(opts.clone(), db.clone(), config.rebuild_hook.clone()),
+            Some(opts) => Rebuilder::start(
+                opts.clone(),
+                db.clone(),
+                config.rebuild_hook.clone(),
+                static_files.clone(),
+            ),
             None => Rebuilder::disabled(),
         };
         Ok(AppState {
@@ -48,6 +57,7 @@ impl AppState {
             form_limiter,
             form_problems: Arc::default(),
             rebuilder,
+            static_files,
         })
     }
 }
