@@ -18,7 +18,7 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use rusqlite::{Connection, OpenFlags, Savepoint, TransactionBehavior};
@@ -32,6 +32,8 @@ mod embedded {
 
 /// The most writes committed together; bounds how long the last of a burst waits.
 const MAX_GROUP: usize = 512;
+/// The longest a group waits for more writes to join it (see [`writer`]).
+const MAX_GATHER: Duration = Duration::from_millis(2);
 /// Idle read connections kept open; more are opened under load and closed after use.
 const IDLE_READERS: usize = 4;
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -209,22 +211,48 @@ impl Inner {
 }
 
 /// The writer thread: runs until every [`Db`] handle is gone.
+///
+/// Under concurrent load, the clients answered by one commit send their next writes while
+/// the next group is already being committed, so groups would alternate between large and
+/// tiny, each tiny one costing a whole fsync. So when recent groups were large, the writer
+/// waits briefly for as many writes as they held, never longer than half the last commit
+/// took: a wait shorter than the fsync it saves. A lone writer (no recent groups of more
+/// than one) never waits.
 fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>) {
     let mut group: Vec<WriteJob> = Vec::with_capacity(MAX_GROUP);
+    // How many writes recent groups held (decaying), and how long the last commit took.
+    let mut recent = 1usize;
+    let mut last_commit = Duration::ZERO;
     while let Ok(first) = queue.recv() {
+        let gather_until = (recent > 1).then(|| Instant::now() + (last_commit / 2).min(MAX_GATHER));
         let mut next = Some(first);
-        // Take everything waiting now; reads (in-memory databases only) run at once.
-        while let Some(job) = next.take() {
-            match job {
-                Job::Write(w) => group.push(w),
-                Job::Read(r) => run_read(&conn, r),
+        loop {
+            // Take everything waiting now; reads (in-memory databases only) run at once.
+            while let Some(job) = next.take() {
+                match job {
+                    Job::Write(w) => group.push(w),
+                    Job::Read(r) => run_read(&conn, r),
+                }
+                if group.len() < MAX_GROUP {
+                    next = queue.try_recv().ok();
+                }
             }
-            if group.len() < MAX_GROUP {
-                next = queue.try_recv().ok();
+            let wait = gather_until.and_then(|t| t.checked_duration_since(Instant::now()));
+            match wait {
+                Some(wait) if group.len() < recent.min(MAX_GROUP) => {
+                    next = queue.recv_timeout(wait).ok();
+                    if next.is_none() {
+                        break;
+                    }
+                }
+                _ => break,
             }
         }
         if !group.is_empty() {
+            recent = group.len().max(recent * 7 / 8).max(1);
+            let started = Instant::now();
             commit_group(&mut conn, group.drain(..));
+            last_commit = started.elapsed();
         }
     }
 }

@@ -34,7 +34,10 @@ impl Server {
             .env("PORT", "0")
             .env("FORM_RATE_LIMIT", "1000000")
             .env("ADMIN_PASSWORD", PASSWORD)
-            .env("JWT_SECRET", "a secret for the real server tests, 32+ bytes")
+            .env(
+                "JWT_SECRET",
+                "a secret for the real server tests, 32+ bytes",
+            )
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -190,8 +193,14 @@ async fn acknowledged_signups_survive_a_kill() {
                 for n in 0.. {
                     let email = format!("c{client}-{n}@example.org");
                     let body = format!(r#"{{"email":"{email}","zipCode":"12345"}}"#);
-                    match request(&mut stream, "POST", "/api/newsletter-signup", &json_headers(), &body)
-                        .await
+                    match request(
+                        &mut stream,
+                        "POST",
+                        "/api/newsletter-signup",
+                        &json_headers(),
+                        &body,
+                    )
+                    .await
                     {
                         Ok((status, _)) if (200..300).contains(&status) => {
                             acknowledged.lock().unwrap().push(email)
@@ -232,8 +241,16 @@ async fn acknowledged_signups_survive_a_kill() {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    let lost: Vec<&String> = acknowledged.iter().filter(|e| !stored.contains(*e)).collect();
-    assert!(lost.is_empty(), "{} of {} acknowledged signups lost: {lost:?}", lost.len(), acknowledged.len());
+    let lost: Vec<&String> = acknowledged
+        .iter()
+        .filter(|e| !stored.contains(*e))
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "{} of {} acknowledged signups lost: {lost:?}",
+        lost.len(),
+        acknowledged.len()
+    );
     // And the restarted server takes writes.
     let mut stream = connect(&server.addr).await;
     let (status, _) = request(
@@ -322,7 +339,10 @@ fn assert_every_page_whole(dist: &Path) -> Vec<PathBuf> {
                 ("gz", read_gz(&sibling(&path, "gz"))),
             ] {
                 if let Some(decoded) = decoded {
-                    assert!(decoded.trim_end().ends_with(end), "{name}.{ext} is cut short");
+                    assert!(
+                        decoded.trim_end().ends_with(end),
+                        "{name}.{ext} is cut short"
+                    );
                     if decoded != page {
                         mismatched.push(path.clone());
                     }
@@ -366,12 +386,18 @@ async fn a_kill_mid_rebuild_leaves_every_page_whole() {
     let mut server = Server::start(dir.path(), &env_refs(&env)).await;
     let started = Instant::now();
     while post_pages(&dist) < 20 {
-        assert!(started.elapsed() < Duration::from_secs(60), "no pages written");
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no pages written"
+        );
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
     server.kill().await;
     let written = post_pages(&dist);
-    assert!(written < POSTS, "the rebuild had finished before the kill ({written} pages)");
+    assert!(
+        written < POSTS,
+        "the rebuild had finished before the kill ({written} pages)"
+    );
     assert_every_page_whole(&dist);
 
     // Restarted, it completes the blog; a staff change waits for that first pass.
@@ -396,7 +422,10 @@ async fn a_kill_mid_rebuild_leaves_every_page_whole() {
         &mut stream,
         "POST",
         "/api/admin/blogs",
-        &[("Content-Type", "application/json"), ("Authorization", &auth)],
+        &[
+            ("Content-Type", "application/json"),
+            ("Authorization", &auth),
+        ],
         r#"{"title":"A draft","content":"<p>Draft.</p>"}"#,
     )
     .await
@@ -407,7 +436,9 @@ async fn a_kill_mid_rebuild_leaves_every_page_whole() {
     let mismatched = assert_every_page_whole(&dist);
     assert!(mismatched.is_empty(), "copies out of step: {mismatched:?}");
     // And it serves them.
-    let (status, page) = request(&mut stream, "GET", "/blog/crash-7", &[], "").await.unwrap();
+    let (status, page) = request(&mut stream, "GET", "/blog/crash-7", &[], "")
+        .await
+        .unwrap();
     assert_eq!(status, 200);
     assert!(page.contains("Crash test post 7"));
     server.kill().await;
@@ -465,9 +496,15 @@ async fn logs_say_what_happened_and_nothing_secret() {
     .await
     .unwrap();
     assert_eq!(status, 200);
-    let (status, _) = request(&mut stream, "GET", &format!("/people/{email}?token=QUERYSECRET"), &[], "")
-        .await
-        .unwrap();
+    let (status, _) = request(
+        &mut stream,
+        "GET",
+        &format!("/people/{email}?token=QUERYSECRET"),
+        &[],
+        "",
+    )
+    .await
+    .unwrap();
     assert_eq!(status, 404);
     // Clients that give up halfway through a request's headers, or its body.
     for cut in [
@@ -479,7 +516,9 @@ async fn logs_say_what_happened_and_nothing_secret() {
         drop(half);
     }
     // A request after those makes sure they have been dealt with.
-    let (status, _) = request(&mut stream, "GET", "/api/blogs", &[], "").await.unwrap();
+    let (status, _) = request(&mut stream, "GET", "/api/blogs", &[], "")
+        .await
+        .unwrap();
     assert_eq!(status, 200);
     server.stop().await;
 
@@ -503,9 +542,15 @@ async fn a_backup_while_serving_holds_what_was_acknowledged() {
     let mut stream = connect(&server.addr).await;
     for n in 0..50 {
         let body = format!(r#"{{"email":"before{n}@example.org","zipCode":"12345"}}"#);
-        let (status, _) = request(&mut stream, "POST", "/api/newsletter-signup", &json_headers(), &body)
-            .await
-            .unwrap();
+        let (status, _) = request(
+            &mut stream,
+            "POST",
+            "/api/newsletter-signup",
+            &json_headers(),
+            &body,
+        )
+        .await
+        .unwrap();
         assert_eq!(status, 201);
     }
     // Writes keep coming while the backup runs.
@@ -514,7 +559,14 @@ async fn a_backup_while_serving_holds_what_was_acknowledged() {
         let mut stream = connect(&addr).await;
         for n in 0..300 {
             let body = format!(r#"{{"email":"during{n}@example.org","zipCode":"12345"}}"#);
-            let _ = request(&mut stream, "POST", "/api/newsletter-signup", &json_headers(), &body).await;
+            let _ = request(
+                &mut stream,
+                "POST",
+                "/api/newsletter-signup",
+                &json_headers(),
+                &body,
+            )
+            .await;
         }
     });
     let copy = dir.path().join("backups/copy.db");
@@ -528,13 +580,18 @@ async fn a_backup_while_serving_holds_what_was_acknowledged() {
         backup.env(name, value);
     }
     let out = backup.output().await.unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("integrity ok"));
     busy.await.unwrap();
     server.stop().await;
 
-    let db = rusqlite::Connection::open_with_flags(&copy, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .unwrap();
+    let db =
+        rusqlite::Connection::open_with_flags(&copy, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
     let before: i64 = db
         .query_row(
             "SELECT COUNT(*) FROM newsletter_signups WHERE email LIKE 'before%'",
@@ -543,6 +600,8 @@ async fn a_backup_while_serving_holds_what_was_acknowledged() {
         )
         .unwrap();
     assert_eq!(before, 50);
-    let mode: String = db.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    let mode: String = db
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(mode, "delete", "one self-contained file");
 }
