@@ -111,6 +111,18 @@ async fn request(
     headers: &[(&str, &str)],
     body: &str,
 ) -> std::io::Result<(u16, String)> {
+    let (status, _, body) = exchange(stream, method, path, headers, body).await?;
+    Ok((status, body))
+}
+
+/// [`request`], with the response's headers (names in lower case).
+async fn exchange(
+    stream: &mut BufReader<TcpStream>,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> std::io::Result<(u16, Vec<(String, String)>, String)> {
     let mut head = format!(
         "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n",
         body.len()
@@ -130,7 +142,7 @@ async fn request(
         .nth(1)
         .and_then(|s| s.parse().ok())
         .ok_or(std::io::ErrorKind::InvalidData)?;
-    let mut length = 0;
+    let mut response_headers = Vec::new();
     loop {
         let mut line = String::new();
         if stream.read_line(&mut line).await? == 0 {
@@ -139,15 +151,23 @@ async fn request(
         if line == "\r\n" {
             break;
         }
-        if let Some((name, value)) = line.split_once(':')
-            && name.eq_ignore_ascii_case("content-length")
-        {
-            length = value.trim().parse().unwrap_or(0);
+        if let Some((name, value)) = line.split_once(':') {
+            response_headers.push((name.to_ascii_lowercase(), value.trim().to_owned()));
         }
     }
+    let length = response_headers
+        .iter()
+        .find(|(name, _)| name == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .filter(|_| method != "HEAD" && status != 304)
+        .unwrap_or(0);
     let mut body = vec![0; length];
     stream.read_exact(&mut body).await?;
-    Ok((status, String::from_utf8_lossy(&body).into_owned()))
+    Ok((
+        status,
+        response_headers,
+        String::from_utf8_lossy(&body).into_owned(),
+    ))
 }
 
 async fn connect(addr: &str) -> BufReader<TcpStream> {
@@ -266,12 +286,13 @@ async fn acknowledged_signups_survive_a_kill() {
     server.kill().await;
 }
 
-/// The fixture project with `posts` published posts in its database and its site built,
-/// laid out as the api expects to find it from its working folder.
+/// The fixture project with `posts` published posts in its database, laid out as the api
+/// expects to find it from its working folder. Its site is not built (that takes a while):
+/// the server's first pass writes the blog's pages into the empty DIST_DIR.
 fn blog_site(posts: usize) -> (tempfile::TempDir, Vec<(&'static str, PathBuf)>) {
     let (dir, opts) = generator::fixture::project();
     drop(api::db::Db::open(&opts.database()).unwrap());
-    generator::build(&opts, &generator::fixture::EchoRenderer).unwrap();
+    std::fs::create_dir_all(&opts.out_dir).unwrap();
     let conn = rusqlite::Connection::open(opts.database()).unwrap();
     for i in 0..posts {
         conn.execute(
@@ -604,4 +625,146 @@ async fn a_backup_while_serving_holds_what_was_acknowledged() {
         .query_row("PRAGMA journal_mode", [], |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "delete", "one self-contained file");
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// Files answered from memory ahead of the routes keep everything the routes would send:
+/// every security header, the compressed copy, revalidation, HEAD; a file written from
+/// outside shows once the server is sent SIGHUP.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn static_files_from_memory_behave_like_the_routes() {
+    // A site whose blog rebuilds work, so nothing re-indexes the files but the SIGHUP below.
+    let (dir, env) = blog_site(0);
+    let dist = env[1].1.clone();
+    let page = format!(
+        "<html><h1>Contact</h1>{}</html>",
+        "<p>Write to us.</p>".repeat(100)
+    );
+    std::fs::create_dir_all(dist.join("contact")).unwrap();
+    std::fs::create_dir_all(dist.join("assets")).unwrap();
+    std::fs::write(dist.join("contact/index.html"), &page).unwrap();
+    std::fs::write(dist.join("contact/index.html.br"), b"brotli bytes").unwrap();
+    std::fs::write(dist.join("contact/index.html.gz"), b"gzip bytes").unwrap();
+    std::fs::write(dist.join("assets/site-0a1b2c.css"), "body{}").unwrap();
+    let server = Server::start(dir.path(), &env_refs(&env)).await;
+    let mut stream = connect(&server.addr).await;
+    // The api's own answer (through the routes) shows the headers every answer needs.
+    let (_, api_headers, _) = exchange(&mut stream, "GET", "/api/blogs", &[], "")
+        .await
+        .unwrap();
+    let security: Vec<&(String, String)> = api_headers
+        .iter()
+        .filter(|(name, _)| {
+            name.starts_with("content-security")
+                || name.starts_with("x-")
+                || name.ends_with("-policy")
+        })
+        .collect();
+    assert!(security.len() >= 6, "{api_headers:?}");
+
+    let (status, headers, body) = exchange(
+        &mut stream,
+        "GET",
+        "/contact",
+        &[("Accept-Encoding", "gzip, br")],
+        "",
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200);
+    for (name, value) in &security {
+        assert_eq!(
+            header(&headers, name),
+            Some(value.as_str()),
+            "{name} on a static page"
+        );
+    }
+    assert_eq!(header(&headers, "content-encoding"), Some("br"));
+    assert_eq!(header(&headers, "vary"), Some("Accept-Encoding"));
+    assert_eq!(
+        header(&headers, "content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert_eq!(header(&headers, "cache-control"), Some("no-cache"));
+    let br = std::fs::metadata(dist.join("contact/index.html.br"))
+        .unwrap()
+        .len();
+    assert_eq!(
+        header(&headers, "content-length"),
+        Some(br.to_string().as_str())
+    );
+    assert!(!body.is_empty());
+    let etag = header(&headers, "etag").unwrap().to_owned();
+    let (status, headers, body) = exchange(
+        &mut stream,
+        "GET",
+        "/contact",
+        &[("Accept-Encoding", "gzip, br"), ("If-None-Match", &etag)],
+        "",
+    )
+    .await
+    .unwrap();
+    assert_eq!((status, body.as_str()), (304, ""));
+    assert!(header(&headers, "content-security-policy").is_some());
+    let (status, headers, body) = exchange(&mut stream, "HEAD", "/contact", &[], "")
+        .await
+        .unwrap();
+    assert_eq!((status, body.as_str()), (200, ""));
+    let plain = std::fs::metadata(dist.join("contact/index.html"))
+        .unwrap()
+        .len();
+    assert_eq!(
+        header(&headers, "content-length"),
+        Some(plain.to_string().as_str())
+    );
+
+    // A fingerprinted asset is cached for good.
+    let asset = std::fs::read_dir(dist.join("assets"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|n| n.ends_with(".css"))
+        .unwrap();
+    let (status, headers, _) = exchange(&mut stream, "GET", &format!("/assets/{asset}"), &[], "")
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(
+        header(&headers, "cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    assert!(header(&headers, "x-frame-options").is_some());
+
+    // Written from outside: unseen until SIGHUP, then served.
+    std::fs::create_dir_all(dist.join("fresh")).unwrap();
+    std::fs::write(dist.join("fresh/index.html"), "<html>fresh</html>").unwrap();
+    let (status, _) = request(&mut stream, "GET", "/fresh", &[], "")
+        .await
+        .unwrap();
+    assert_eq!(status, 404);
+    std::process::Command::new("kill")
+        .args(["-HUP", &server.child.id().unwrap().to_string()])
+        .status()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let (status, body) = request(&mut stream, "GET", "/fresh", &[], "")
+            .await
+            .unwrap();
+        if status == 200 {
+            assert_eq!(body, "<html>fresh</html>");
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "SIGHUP did not re-index"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
