@@ -655,6 +655,6 @@ mod tests {
             "{} bytes cached",
             cache.weight()
         );
-        assert!(cache.len() > 0);
+        assert!(!cache.is_empty());
     }
 }
