@@ -1,3 +1,4 @@
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -37,6 +38,8 @@ async fn main() -> ExitCode {
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
+        // Colours for a person at a terminal; plain lines for a log file or journald.
+        .with_ansi(std::io::stdout().is_terminal())
         .init();
     let result = match cli.command {
         None | Some(Command::Serve) => serve().await,
