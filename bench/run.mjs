@@ -84,7 +84,7 @@ function ensure(binary, pkg) {
 const WRK = '/usr/bin/wrk';
 const NGINX = '/usr/sbin/nginx';
 ensure(WRK, 'wrk');
-ensure(NGINX, 'nginx-light');
+ensure(NGINX, 'nginx');
 
 function freePort() {
   return new Promise((ok) => {
