@@ -35,11 +35,15 @@ test: deps
     cargo build --quiet -p api -p fake-stripe
     npm --prefix site run test:e2e --silent
 
-# Benchmarks: page weight and server throughput, then the blog's build and publish speed against Hugo.
+# Benchmarks: page weight, static files against nginx, durable signups against a plain loop, then the blog's build and publish speed against Hugo.
 bench: build
-    cargo build --quiet --release -p api -p generator
+    cargo build --quiet --release -p api -p generator --bins --example plain_writes
     node bench/run.mjs
     node bench/blog.mjs
+
+# A consistent copy of DATA_DIR/site.db (default backups/site-YYYYMMDD-HHMMSS.db), safe while the server runs.
+backup file=("backups/site-" + `date -u +%Y%m%d-%H%M%S` + ".db"):
+    cargo run --quiet --release -p api -- backup {{file}}
 
 # Lighthouse on every public page (mobile): prints the scores and fails on a broken budget.
 audit: build

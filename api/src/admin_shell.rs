@@ -3,7 +3,6 @@
 //! React app in it decides what to show. Never stored by a browser or proxy (it is the way
 //! into staff data) and never indexed.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use warp::Filter;
@@ -11,8 +10,9 @@ use warp::filters::BoxedFilter;
 use warp::http::{HeaderValue, header};
 use warp::reply::Response;
 
-pub fn routes(dist: PathBuf) -> BoxedFilter<(Response,)> {
-    let dist = Arc::new(dist);
+use crate::static_files::StaticFiles;
+
+pub fn routes(files: Arc<StaticFiles>) -> BoxedFilter<(Response,)> {
     let paths = warp::path!("admin")
         .or(warp::path!("admin" / "dashboard"))
         .unify()
@@ -28,15 +28,11 @@ pub fn routes(dist: PathBuf) -> BoxedFilter<(Response,)> {
         .and(warp::header::optional::<String>("accept-encoding"))
         .then(move |method: warp::http::Method, accept: Option<String>| {
             let head = method == warp::http::Method::HEAD;
-            let dist = dist.clone();
+            let files = files.clone();
             async move {
-                let mut res = crate::static_files::file(
-                    &dist,
-                    generator::pages::ADMIN_SHELL,
-                    accept.as_deref(),
-                    head,
-                )
-                .await;
+                let mut res = files
+                    .file(generator::pages::ADMIN_SHELL, accept.as_deref(), head)
+                    .await;
                 let headers = res.headers_mut();
                 headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
                 headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));

@@ -3,7 +3,7 @@
 
 use std::net::IpAddr;
 
-use rusqlite::{Transaction, params};
+use rusqlite::{Connection, params};
 
 /// What happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +33,7 @@ impl Action {
 
 /// Adds a row: `target` names what was acted on, such as `blog:12`.
 pub fn record(
-    tx: &Transaction,
+    tx: &Connection,
     action: Action,
     target: Option<&str>,
     ip: IpAddr,

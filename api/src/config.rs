@@ -18,6 +18,9 @@ pub struct Config {
     pub content_dir: PathBuf,
     /// `DIST_DIR`, default ./dist: the generated site.
     pub dist_dir: PathBuf,
+    /// `STATIC_CACHE_MB` (default 32), in bytes: the most memory the static files' bodies
+    /// may take; 0 reads every file from disk.
+    pub static_cache_bytes: u64,
     /// `FORM_RATE_LIMIT`: public form posts allowed per minute from one address (default 5).
     pub form_rate_limit: u32,
     /// `TRUST_PROXY=1`: take the client address from the last `X-Forwarded-For` entry,
@@ -71,6 +74,12 @@ impl Config {
             data_dir,
             content_dir,
             dist_dir,
+            static_cache_bytes: var("STATIC_CACHE_MB")
+                .unwrap_or_else(|| "32".into())
+                .parse::<u64>()
+                .ok()
+                .and_then(|mb| mb.checked_mul(1024 * 1024))
+                .context("STATIC_CACHE_MB must be a whole number of megabytes")?,
             form_rate_limit: var("FORM_RATE_LIMIT")
                 .unwrap_or_else(|| "5".into())
                 .parse()
@@ -98,6 +107,7 @@ impl Config {
             data_dir,
             content_dir,
             dist_dir,
+            static_cache_bytes: 32 * 1024 * 1024,
             form_rate_limit: 5,
             trust_proxy: false,
             admin_password_hash: None,

@@ -150,12 +150,22 @@ fn is_cross_site(fetch_site: Option<&str>, origin: Option<&str>, host: Option<&s
     }
 }
 
+/// The connection's peer, put in each request's extensions by our server loop
+/// ([`crate::server`]); warp's own `addr::remote()` is only filled by warp's server (and
+/// by `warp::test`).
+#[derive(Debug, Clone, Copy)]
+pub struct PeerAddr(pub SocketAddr);
+
 /// The client's address: the socket's peer, or with `trust_proxy` the last
 /// `X-Forwarded-For` entry (the one our own proxy appended; earlier ones can be forged).
 pub fn client_ip(
     trust_proxy: bool,
 ) -> impl Filter<Extract = (IpAddr,), Error = Infallible> + Clone {
-    warp::addr::remote()
+    warp::ext::optional::<PeerAddr>()
+        .and(warp::addr::remote())
+        .map(|peer: Option<PeerAddr>, warp_peer: Option<SocketAddr>| {
+            peer.map(|p| p.0).or(warp_peer)
+        })
         .and(warp::header::headers_cloned())
         .map(
             move |remote: Option<SocketAddr>, headers: warp::http::HeaderMap| {

@@ -5,6 +5,7 @@
 mod admin_shell;
 pub mod audit;
 pub mod auth;
+pub mod backup;
 mod blog_pages;
 pub mod config;
 pub mod db;
@@ -20,10 +21,14 @@ pub mod payments;
 pub mod previews;
 pub mod rate_limit;
 pub mod rebuild;
+pub mod redact;
 pub mod routes;
+pub mod server;
 pub mod state;
 pub mod static_files;
 pub mod uploads;
+
+use std::sync::LazyLock;
 
 use warp::filters::BoxedFilter;
 use warp::http::{HeaderMap, HeaderValue};
@@ -48,41 +53,62 @@ const DONATE_CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'se
 /// The page that takes card payments.
 const DONATE_PATH: &str = "/donate";
 
-/// The headers every response carries, for the request's `path`: the content security and
-/// permissions policies differ on the donate page.
-pub fn security_headers(path: &str) -> HeaderMap {
-    let donate = path == DONATE_PATH;
-    let mut headers = HeaderMap::new();
-    for (name, value) in [
-        (
-            "content-security-policy",
-            if donate {
-                DONATE_CONTENT_SECURITY_POLICY
-            } else {
-                CONTENT_SECURITY_POLICY
-            },
-        ),
-        ("x-content-type-options", "nosniff"),
-        ("x-frame-options", "DENY"),
-        ("referrer-policy", "strict-origin-when-cross-origin"),
-        (
-            "permissions-policy",
-            if donate {
-                "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")"
-            } else {
-                "camera=(), microphone=(), geolocation=(), payment=(self)"
-            },
-        ),
-        ("cross-origin-opener-policy", "same-origin"),
-    ] {
-        headers.insert(name, HeaderValue::from_static(value));
+/// The headers every response carries, by path: the one place to choose them. Only the
+/// donate page may load, frame and call Stripe. Both the application's routes and the static
+/// files' fast path (which answers before the routes) add them with [`add_security_headers`].
+pub fn security_headers(path: &str) -> &'static HeaderMap {
+    fn headers(csp: &'static str, permissions: &'static str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for (name, value) in [
+            ("content-security-policy", csp),
+            ("x-content-type-options", "nosniff"),
+            ("x-frame-options", "DENY"),
+            ("referrer-policy", "strict-origin-when-cross-origin"),
+            ("permissions-policy", permissions),
+            ("cross-origin-opener-policy", "same-origin"),
+        ] {
+            headers.insert(name, HeaderValue::from_static(value));
+        }
+        headers
     }
-    headers
+    static DEFAULT: LazyLock<HeaderMap> = LazyLock::new(|| {
+        headers(
+            CONTENT_SECURITY_POLICY,
+            "camera=(), microphone=(), geolocation=(), payment=(self)",
+        )
+    });
+    static DONATE: LazyLock<HeaderMap> = LazyLock::new(|| {
+        headers(
+            DONATE_CONTENT_SECURITY_POLICY,
+            "camera=(), microphone=(), geolocation=(), payment=(self \"https://js.stripe.com\")",
+        )
+    });
+    if path == DONATE_PATH {
+        &DONATE
+    } else {
+        &DEFAULT
+    }
+}
+
+/// Adds [`security_headers`] for `path` to a response's headers.
+pub fn add_security_headers(path: &str, headers: &mut HeaderMap) {
+    for (name, value) in security_headers(path) {
+        headers.insert(name.clone(), value.clone());
+    }
+}
+
+/// Paths the application's own routes answer even where `dist/` might have a file; the
+/// static files' fast path leaves them alone.
+pub fn is_server_route(path: &str) -> bool {
+    ["/api", "/uploads"].iter().any(|prefix| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
 }
 
 /// The whole application: API, static site, error mapping and security headers.
 pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
-    let dist = state.config.dist_dir.clone();
+    let files = state.static_files.clone();
     let uploads = uploads::routes(state.config.data_dir.join("uploads"));
     // Everything under /api/ answers JSON, errors and unknown paths included; every
     // other path falls through to the pages the server answers itself (no-script form
@@ -93,7 +119,7 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
         .unify()
         .or(previews::routes(state.clone()))
         .unify()
-        .or(admin_shell::routes(dist.clone()))
+        .or(admin_shell::routes(files.clone()))
         .unify();
     let api = warp::path("api").and(routes::api(state).recover(error::recover).unify());
     let routes = api
@@ -101,7 +127,7 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
         .unify()
         .or(uploads)
         .unify()
-        .or(static_files::routes(dist))
+        .or(static_files::routes(files))
         .unify()
         .recover(error::recover)
         .unify();
@@ -109,10 +135,8 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
         .and(routes)
         .map(|path: warp::path::FullPath, reply: Response| {
             let mut res = reply.into_response();
-            res.headers_mut().extend(security_headers(path.as_str()));
+            add_security_headers(path.as_str(), res.headers_mut());
             res
         })
-        .with(warp::trace::request())
-        .map(Reply::into_response)
         .boxed()
 }

@@ -1,3 +1,5 @@
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -5,17 +7,45 @@ use anyhow::Context as _;
 use api::AppState;
 use api::config::Config;
 use api::db::Db;
+use clap::{Parser, Subcommand};
+use tokio::signal::unix::{SignalKind, signal};
+
+/// The party site's server: the generated site and /api on one origin. Settings come from
+/// the environment (and a `.env` file); see the README.
+#[derive(Parser)]
+#[command(version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the site (what `api` alone does).
+    Serve,
+    /// Write a consistent copy of DATA_DIR/site.db to FILE, also while the server runs.
+    Backup {
+        /// Where to write the copy (replaced if it exists).
+        file: PathBuf,
+    },
+}
 
 #[tokio::main]
 async fn main() -> ExitCode {
     dotenvy::dotenv().ok();
+    let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,warp=warn".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
+        // Colours for a person at a terminal; plain lines for a log file or journald.
+        .with_ansi(std::io::stdout().is_terminal())
         .init();
-    match run().await {
+    let result = match cli.command {
+        None | Some(Command::Serve) => serve().await,
+        Some(Command::Backup { file }) => backup(file).await,
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("{e:#}");
@@ -24,7 +54,25 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn run() -> anyhow::Result<()> {
+async fn backup(file: PathBuf) -> anyhow::Result<()> {
+    let config = Config::from_env()?;
+    let source = config.data_dir.join("site.db");
+    let started = std::time::Instant::now();
+    let dest = file.clone();
+    let summary = tokio::task::spawn_blocking(move || api::backup::backup(&source, &dest))
+        .await
+        .context("the backup stopped unexpectedly")??;
+    println!(
+        "Backed up {} to {} ({} KB, integrity ok) in {:.1?}",
+        config.data_dir.join("site.db").display(),
+        file.display(),
+        summary.bytes.div_ceil(1024),
+        started.elapsed()
+    );
+    Ok(())
+}
+
+async fn serve() -> anyhow::Result<()> {
     let config = Config::from_env()?;
     if !config.dist_dir.join("index.html").exists() {
         tracing::warn!(
@@ -47,14 +95,27 @@ async fn run() -> anyhow::Result<()> {
         }
     });
 
+    // After an outside `generator build`, `kill -HUP` makes the server see the new files.
+    let mut hangups = signal(SignalKind::hangup()).context("Failed to listen for SIGHUP")?;
+    let files = state.static_files.clone();
+    tokio::spawn(async move {
+        while hangups.recv().await.is_some() {
+            let count = files.reload().await;
+            tracing::info!(files = count, "SIGHUP: static files re-indexed");
+        }
+    });
+    let mut terminate = signal(SignalKind::terminate()).context("Failed to listen for SIGTERM")?;
+    let shutdown = async move {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
+        tracing::info!("shutting down: finishing the requests in flight");
+    };
+
     // Printed on stdout: the test harness and people both read it.
     println!("Listening on http://{}", listener.local_addr()?);
-    warp::serve(api::app(state))
-        .incoming(listener)
-        .graceful(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .run()
-        .await;
+    let files = state.static_files.clone();
+    api::server::run(listener, api::app(state), files, shutdown).await;
     Ok(())
 }

@@ -6,7 +6,8 @@
 //!
 //! The worker's first task is a sync of the whole blog against the database (posts may
 //! have changed since the last `generator build`). After each rebuild, `REBUILD_HOOK` (if
-//! set) runs with the changed paths on stdin.
+//! set) runs with the changed paths on stdin. The static files' index is told which paths
+//! changed before anyone is answered, so a reply means the new pages are being served.
 
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -17,6 +18,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::db::Db;
+use crate::static_files::StaticFiles;
 
 /// Why the public site could not be brought up to date (the post itself is saved).
 pub type Failure = String;
@@ -69,10 +71,15 @@ impl Rebuilder {
     }
 
     /// Starts the worker for the site described by `opts`.
-    pub fn start(opts: BuildOptions, db: Db, hook: Option<String>) -> Rebuilder {
+    pub fn start(
+        opts: BuildOptions,
+        db: Db,
+        hook: Option<String>,
+        files: Arc<StaticFiles>,
+    ) -> Rebuilder {
         let (tx, rx) = mpsc::unbounded_channel();
         let site = SiteHandle::new(opts);
-        tokio::spawn(worker(site.clone(), db, hook, rx));
+        tokio::spawn(worker(site.clone(), db, hook, files, rx));
         Rebuilder {
             requests: Some(tx),
             site: Some(site),
@@ -109,6 +116,7 @@ async fn worker(
     site: SiteHandle,
     db: Db,
     hook: Option<String>,
+    files: Arc<StaticFiles>,
     mut requests: mpsc::UnboundedReceiver<Waiter>,
 ) {
     let mut current: Option<Current> = None;
@@ -118,6 +126,9 @@ async fn worker(
         let result = run(&site, &db, &mut current).await;
         let result = match result {
             Ok(paths) => {
+                if !paths.is_empty() {
+                    files.refresh(paths.clone()).await;
+                }
                 // The hook pushes what is already live; nobody waits for it.
                 if let (Some(hook), false) = (&hook, paths.is_empty()) {
                     tokio::spawn(run_hook(hook.clone(), site.opts.out_dir.clone(), paths));
@@ -125,6 +136,8 @@ async fn worker(
                 Ok(())
             }
             Err(e) => {
+                // Some files may have been written before the failure: look at them all.
+                files.reload().await;
                 tracing::error!(error = %format!("{e:#}"), "blog rebuild failed; the posts are saved, the site is not updated");
                 Err(format!("{e:#}"))
             }

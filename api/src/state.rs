@@ -13,6 +13,7 @@ use crate::payments::Payments;
 use crate::previews::Previews;
 use crate::rate_limit::{DonationLimiter, FormLimiter};
 use crate::rebuild::Rebuilder;
+use crate::static_files::StaticFiles;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -31,6 +32,8 @@ pub struct AppState {
     /// The card processor; `None` when no Stripe keys are configured.
     pub payments: Option<Arc<Payments>>,
     pub donation_limiter: Arc<DonationLimiter>,
+    /// The generated site, served from memory.
+    pub static_files: Arc<StaticFiles>,
 }
 
 impl AppState {
@@ -52,8 +55,14 @@ impl AppState {
                 None
             }
         };
+        let static_files = StaticFiles::open(config.dist_dir.clone(), config.static_cache_bytes);
         let rebuilder = match &config.site {
-            Some(opts) => Rebuilder::start(opts.clone(), db.clone(), config.rebuild_hook.clone()),
+            Some(opts) => Rebuilder::start(
+                opts.clone(),
+                db.clone(),
+                config.rebuild_hook.clone(),
+                static_files.clone(),
+            ),
             None => Rebuilder::disabled(),
         };
         Ok(AppState {
@@ -67,6 +76,7 @@ impl AppState {
             rebuilder,
             payments,
             donation_limiter,
+            static_files,
         })
     }
 }

@@ -1,24 +1,432 @@
-//! Serves the generated site from `dist/`: `/contact` -> `contact/index.html`, the
-//! precompressed `.br`/`.gz` sibling when the browser accepts it, long immutable caching
+//! Serves the generated site from `dist/` out of memory: `/contact` -> `contact/index.html`,
+//! the precompressed `.br`/`.gz` sibling when the browser accepts it, long immutable caching
 //! for fingerprinted files, revalidation (ETag) for everything else, and `404.html` with
 //! status 404 for anything that does not exist.
+//!
+//! Nothing here touches the file system per request. An index of `dist/` (every file's
+//! size, ETag, content type and compressed siblings) is built at start and replaced whole,
+//! atomically, when the files change: after the server's own blog rebuilds
+//! ([`StaticFiles::refresh`] with the paths it wrote) and on `SIGHUP` after an outside
+//! `generator build` ([`StaticFiles::reload`]). File bodies are read once and then kept in a
+//! cache bounded in bytes (`STATIC_CACHE_MB`); a file that does not fit is read per request.
 
+use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::UNIX_EPOCH;
 
+use arc_swap::ArcSwap;
 use percent_encoding::percent_decode_str;
+use quick_cache::Weighter;
+use quick_cache::sync::Cache;
 use warp::filters::BoxedFilter;
-use warp::http::{HeaderValue, Response as HttpResponse, StatusCode, header};
+use warp::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use warp::hyper::body::Bytes;
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
 /// Folders whose file names carry a content hash: safe to cache forever.
 const IMMUTABLE_PREFIXES: &[&str] = &["assets/", "media/"];
+/// The compressed siblings the generator writes, in the order they are preferred.
+const CODINGS: [(&str, &str); 2] = [("br", "br"), ("gz", "gzip")];
 
-pub fn routes(dist: PathBuf) -> BoxedFilter<(Response,)> {
-    let dist = Arc::new(dist);
+/// The site's files, their index and the body cache. Shared by every request.
+pub struct StaticFiles {
+    dist: PathBuf,
+    index: ArcSwap<Index>,
+    cache: Option<Cache<u64, Bytes, BodyWeight>>,
+    /// Files larger than this are read per request rather than cached.
+    max_cached: u64,
+    next_id: AtomicU64,
+    /// Serialises index updates so a refresh and a reload never undo each other.
+    updating: Mutex<()>,
+}
+
+/// `dist/` at one moment: relative file path (`contact/index.html`) -> what to send.
+#[derive(Default)]
+struct Index {
+    files: HashMap<String, Arc<Entry>>,
+}
+
+struct Entry {
+    content_type: HeaderValue,
+    immutable: bool,
+    plain: Variant,
+    /// The `.br` and `.gz` siblings that exist, in order of preference.
+    compressed: Vec<Variant>,
+}
+
+#[derive(Clone)]
+struct Variant {
+    /// The body's key in the cache; a new one whenever the file changes.
+    id: u64,
+    path: PathBuf,
+    len: u64,
+    mtime: u128,
+    etag: HeaderValue,
+    coding: Option<&'static str>,
+}
+
+#[derive(Clone)]
+struct BodyWeight;
+
+impl Weighter<u64, Bytes> for BodyWeight {
+    fn weight(&self, _: &u64, body: &Bytes) -> u64 {
+        // Never zero (an empty file), which the cache would never evict.
+        body.len() as u64 + 64
+    }
+}
+
+impl StaticFiles {
+    /// Indexes `dist` and sets up a body cache of `cache_bytes` (0: none).
+    pub fn open(dist: PathBuf, cache_bytes: u64) -> Arc<StaticFiles> {
+        let cache = (cache_bytes > 0).then(|| {
+            // Sized for pages and images of a few tens of KB.
+            Cache::with_weighter(
+                (cache_bytes / 16_384).max(64) as usize,
+                cache_bytes,
+                BodyWeight,
+            )
+        });
+        let files = Arc::new(StaticFiles {
+            dist,
+            index: ArcSwap::from_pointee(Index::default()),
+            cache,
+            // Small enough that one file never crowds out the rest (the cache is sharded).
+            max_cached: cache_bytes / 64,
+            next_id: AtomicU64::new(1),
+            updating: Mutex::new(()),
+        });
+        let count = files.reload_now();
+        tracing::debug!(files = count, dist = %files.dist.display(), "static files indexed");
+        files
+    }
+
+    /// Re-indexes all of `dist/` (on `SIGHUP`, after an outside build) and swaps the new
+    /// index in; returns how many files it holds.
+    pub async fn reload(self: &Arc<Self>) -> usize {
+        let files = self.clone();
+        tokio::task::spawn_blocking(move || files.reload_now())
+            .await
+            .unwrap_or(0)
+    }
+
+    fn reload_now(&self) -> usize {
+        let _updating = self.updating.lock().unwrap_or_else(|p| p.into_inner());
+        let old = self.index.load_full();
+        let mut found = Vec::new();
+        walk(&self.dist, String::new(), &mut found);
+        let names: std::collections::HashSet<&str> = found.iter().map(String::as_str).collect();
+        let mut files = HashMap::with_capacity(found.len());
+        for rel in &found {
+            if let Some(entry) = self.entry(&old, rel, |sibling| names.contains(sibling)) {
+                files.insert(rel.clone(), Arc::new(entry));
+            }
+        }
+        let count = files.len();
+        self.swap(&old, Index { files });
+        count
+    }
+
+    /// Updates the index for files the server itself rewrote or removed (`rel` paths such
+    /// as `blog/hello/index.html`; their `.br`/`.gz` siblings are looked at too).
+    pub async fn refresh(self: &Arc<Self>, changed: Vec<String>) {
+        let files = self.clone();
+        let _ = tokio::task::spawn_blocking(move || files.refresh_now(&changed)).await;
+    }
+
+    fn refresh_now(&self, changed: &[String]) {
+        let _updating = self.updating.lock().unwrap_or_else(|p| p.into_inner());
+        let old = self.index.load_full();
+        let mut files = old.files.clone();
+        for rel in changed {
+            let Some(rel) = clean_rel(rel) else { continue };
+            for name in [rel.clone(), format!("{rel}.br"), format!("{rel}.gz")] {
+                let exists = |candidate: &str| self.dist.join(candidate).is_file();
+                match self.entry(&old, &name, exists) {
+                    Some(entry) => files.insert(name, Arc::new(entry)),
+                    None => files.remove(&name),
+                };
+            }
+        }
+        self.swap(&old, Index { files });
+    }
+
+    /// The index entry for the file `rel`, or `None` when it is not a file. `exists` says
+    /// whether a sibling is there.
+    fn entry(&self, old: &Index, rel: &str, exists: impl Fn(&str) -> bool) -> Option<Entry> {
+        let plain = self.variant(old, rel, None)?;
+        let compressed = CODINGS
+            .iter()
+            .filter(|(ext, _)| exists(&format!("{rel}.{ext}")))
+            .filter_map(|(ext, coding)| self.variant(old, &format!("{rel}.{ext}"), Some(coding)))
+            .collect();
+        Some(Entry {
+            content_type: content_type(rel),
+            immutable: IMMUTABLE_PREFIXES.iter().any(|p| rel.starts_with(p)),
+            plain,
+            compressed,
+        })
+    }
+
+    fn variant(&self, old: &Index, rel: &str, coding: Option<&'static str>) -> Option<Variant> {
+        let path = self.dist.join(rel);
+        let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
+        let len = meta.len();
+        let mtime = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        // The same bytes keep their cache key; changed ones get a new key (the old body
+        // is dropped from the cache when the index is swapped).
+        let base = rel.strip_suffix(".br").or_else(|| rel.strip_suffix(".gz"));
+        let previous = match coding {
+            None => old.files.get(rel).map(|e| &e.plain),
+            Some(_) => base
+                .and_then(|b| old.files.get(b))
+                .and_then(|e| e.compressed.iter().find(|v| v.coding == coding)),
+        };
+        let id = previous
+            .filter(|v| v.len == len && v.mtime == mtime)
+            .map_or_else(|| self.next_id.fetch_add(1, Ordering::Relaxed), |v| v.id);
+        let etag = format!(
+            "\"{len:x}-{mtime:x}{}\"",
+            coding.map(|c| format!("-{c}")).unwrap_or_default()
+        );
+        Some(Variant {
+            id,
+            path,
+            len,
+            mtime,
+            etag: HeaderValue::from_str(&etag).ok()?,
+            coding,
+        })
+    }
+
+    /// Puts `new` in place and forgets the cached bodies no entry refers to any more.
+    fn swap(&self, old: &Index, new: Index) {
+        if let Some(cache) = &self.cache {
+            let live: std::collections::HashSet<u64> = new.variant_ids().collect();
+            for id in old.variant_ids().filter(|id| !live.contains(id)) {
+                cache.remove(&id);
+            }
+        }
+        self.index.store(Arc::new(new));
+    }
+
+    /// The fast path: the answer for a `GET` or `HEAD` of a file that exists (200 or 304),
+    /// or `None` for everything else (which then goes through the application's routes).
+    pub async fn serve_existing(
+        &self,
+        method: &Method,
+        path: &str,
+        headers: &HeaderMap,
+    ) -> Option<Response> {
+        let head = match *method {
+            Method::GET => false,
+            Method::HEAD => true,
+            _ => return None,
+        };
+        if crate::is_server_route(path) || (path.len() > 1 && path.ends_with('/')) {
+            return None;
+        }
+        let rel = safe_relative_path(path)?;
+        let entry = self.index.load().find(&rel)?;
+        let text = |name| {
+            headers
+                .get(name)
+                .and_then(|v: &HeaderValue| v.to_str().ok())
+        };
+        Some(
+            self.send(
+                &entry,
+                text(header::ACCEPT_ENCODING),
+                text(header::IF_NONE_MATCH),
+                head,
+                StatusCode::OK,
+            )
+            .await,
+        )
+    }
+
+    /// A file the server chose by its relative path (`.admin/index.html`), compressed when the
+    /// browser accepts it; no URL reaches such files by itself (see [`SERVER_ONLY_DIRS`]).
+    pub async fn file(&self, rel: &str, accept_encoding: Option<&str>, head: bool) -> Response {
+        let found = self.index.load().files.get(rel).cloned();
+        match found {
+            Some(entry) => {
+                self.send(&entry, accept_encoding, None, head, StatusCode::OK)
+                    .await
+            }
+            None => self.not_found(None, head).await,
+        }
+    }
+
+    /// The full answer for a `GET` or `HEAD`: the file, a redirect to drop a trailing
+    /// slash, or the 404 page.
+    async fn respond(
+        &self,
+        method: &Method,
+        raw_path: &str,
+        query: &str,
+        accept_encoding: Option<&str>,
+        if_none_match: Option<&str>,
+    ) -> Response {
+        let head = method == Method::HEAD;
+        let Some(rel) = safe_relative_path(raw_path) else {
+            return self.not_found(None, head).await;
+        };
+        // One URL per page: `/contact/` redirects to `/contact`.
+        if raw_path.len() > 1 && raw_path.ends_with('/') {
+            let target = raw_path.trim_end_matches('/');
+            let target = if target.is_empty() { "/" } else { target };
+            let location = if query.is_empty() {
+                target.to_owned()
+            } else {
+                format!("{target}?{query}")
+            };
+            return redirect(&location);
+        }
+        let found = self.index.load().find(&rel);
+        match found {
+            Some(entry) => {
+                self.send(&entry, accept_encoding, if_none_match, head, StatusCode::OK)
+                    .await
+            }
+            None => self.not_found(Some(&rel), head).await,
+        }
+    }
+
+    /// The 404 page: a section's own (`blog/404.html` for `/blog/…`) when it has one, else
+    /// the site's.
+    async fn not_found(&self, rel: Option<&str>, head: bool) -> Response {
+        let section = rel
+            .and_then(|r| r.split('/').next())
+            .filter(|first| !first.is_empty())
+            .map(|first| format!("{first}/404.html"));
+        let page = {
+            let index = self.index.load();
+            section
+                .iter()
+                .map(String::as_str)
+                .chain(["404.html"])
+                .find_map(|candidate| index.files.get(candidate).cloned())
+        };
+        match page {
+            Some(entry) => {
+                self.send(&entry, None, None, head, StatusCode::NOT_FOUND)
+                    .await
+            }
+            None => {
+                let mut res = Response::new("Page Not Found".into());
+                *res.status_mut() = StatusCode::NOT_FOUND;
+                res
+            }
+        }
+    }
+
+    async fn send(
+        &self,
+        entry: &Entry,
+        accept_encoding: Option<&str>,
+        if_none_match: Option<&str>,
+        head: bool,
+        status: StatusCode,
+    ) -> Response {
+        let variant = entry
+            .compressed
+            .iter()
+            .find(|v| v.coding.is_some_and(|c| accepts(accept_encoding, c)))
+            .unwrap_or(&entry.plain);
+        let not_modified = status == StatusCode::OK
+            && if_none_match.is_some_and(|v| {
+                v.split(',')
+                    .any(|t| t.trim() == variant.etag || t.trim() == "*")
+            });
+        let body = if head || not_modified {
+            Bytes::new()
+        } else {
+            match self.body(variant).await {
+                Ok(body) => body,
+                // Removed since the index was made (a rebuild in progress): as if missing.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && status == StatusCode::OK => {
+                    return Box::pin(self.not_found(None, head)).await;
+                }
+                Err(e) => {
+                    tracing::error!(file = %variant.path.display(), error = %e, "failed to read a static file");
+                    return server_error();
+                }
+            }
+        };
+        let mut res = Response::new(body.into());
+        *res.status_mut() = if not_modified {
+            StatusCode::NOT_MODIFIED
+        } else {
+            status
+        };
+        let headers = res.headers_mut();
+        headers.insert(header::CONTENT_TYPE, entry.content_type.clone());
+        headers.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static(if status == StatusCode::OK && entry.immutable {
+                "public, max-age=31536000, immutable"
+            } else {
+                "no-cache"
+            }),
+        );
+        headers.insert(header::ETAG, variant.etag.clone());
+        if head && !not_modified {
+            headers.insert(header::CONTENT_LENGTH, HeaderValue::from(variant.len));
+        }
+        if let Some(coding) = variant.coding {
+            headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(coding));
+        }
+        if !entry.compressed.is_empty() {
+            headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+        }
+        res
+    }
+
+    /// A file's bytes: from the cache, or read (and cached when it fits).
+    async fn body(&self, variant: &Variant) -> std::io::Result<Bytes> {
+        if let Some(body) = self.cache.as_ref().and_then(|c| c.get(&variant.id)) {
+            return Ok(body);
+        }
+        let body = Bytes::from(tokio::fs::read(&variant.path).await?);
+        if let Some(cache) = &self.cache
+            && body.len() as u64 <= self.max_cached
+        {
+            cache.insert(variant.id, body.clone());
+        }
+        Ok(body)
+    }
+}
+
+impl Index {
+    /// The file for a decoded relative path: the file itself, or the folder's `index.html`.
+    fn find(&self, rel: &str) -> Option<Arc<Entry>> {
+        if rel.is_empty() {
+            return self.files.get("index.html").cloned();
+        }
+        self.files
+            .get(rel)
+            .or_else(|| self.files.get(&format!("{rel}/index.html")))
+            .cloned()
+    }
+
+    fn variant_ids(&self) -> impl Iterator<Item = u64> + '_ {
+        self.files
+            .values()
+            .flat_map(|e| std::iter::once(&e.plain).chain(&e.compressed))
+            .map(|v| v.id)
+    }
+}
+
+/// The warp route for everything the application's other routes leave: files, trailing
+/// slash redirects and 404 pages.
+pub fn routes(files: Arc<StaticFiles>) -> BoxedFilter<(Response,)> {
     warp::get()
         .or(warp::head())
         .unify()
@@ -28,23 +436,23 @@ pub fn routes(dist: PathBuf) -> BoxedFilter<(Response,)> {
         .and(warp::header::optional::<String>("accept-encoding"))
         .and(warp::header::optional::<String>("if-none-match"))
         .and_then(
-            move |method: warp::http::Method,
+            move |method: Method,
                   path: warp::path::FullPath,
                   query: String,
                   accept: Option<String>,
                   etag: Option<String>| {
-                let dist = dist.clone();
+                let files = files.clone();
                 async move {
                     Ok::<_, Rejection>(
-                        serve(
-                            &dist,
-                            &method,
-                            path.as_str(),
-                            &query,
-                            accept.as_deref(),
-                            etag.as_deref(),
-                        )
-                        .await,
+                        files
+                            .respond(
+                                &method,
+                                path.as_str(),
+                                &query,
+                                accept.as_deref(),
+                                etag.as_deref(),
+                            )
+                            .await,
                     )
                 }
             },
@@ -52,234 +460,98 @@ pub fn routes(dist: PathBuf) -> BoxedFilter<(Response,)> {
         .boxed()
 }
 
-async fn serve(
-    dist: &Path,
-    method: &warp::http::Method,
-    raw_path: &str,
-    query: &str,
-    accept_encoding: Option<&str>,
-    if_none_match: Option<&str>,
-) -> Response {
-    let head = method == warp::http::Method::HEAD;
-    let Some(rel) = safe_relative_path(raw_path) else {
-        return not_found(dist, None, head).await;
+/// Hidden folders indexed all the same: the server answers from them itself (the admin app's
+/// shell, for `/admin` and its routes), while URLs never reach hidden paths.
+const SERVER_ONLY_DIRS: &[&str] = &[".admin"];
+
+/// Every file under `dir`, as paths relative to the root joined with `/`; hidden files and
+/// folders (the form shells in `.forms/`, temporary files) are left out, but for
+/// [`SERVER_ONLY_DIRS`].
+fn walk(dir: &Path, prefix: String, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
     };
-    // One URL per page: `/contact/` redirects to `/contact`.
-    if raw_path.len() > 1 && raw_path.ends_with('/') {
-        let target = raw_path.trim_end_matches('/');
-        let target = if target.is_empty() { "/" } else { target };
-        let location = if query.is_empty() {
-            target.to_owned()
-        } else {
-            format!("{target}?{query}")
-        };
-        return redirect(&location);
-    }
-    match resolve(dist, &rel).await {
-        Some(file) => {
-            send(
-                &file,
-                &rel_of(dist, &file),
-                accept_encoding,
-                if_none_match,
-                head,
-                StatusCode::OK,
-            )
-            .await
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if name.starts_with('.') && !(prefix.is_empty() && SERVER_ONLY_DIRS.contains(&name)) {
+            continue;
         }
-        None => not_found(dist, Some(&rel), head).await,
+        let rel = if prefix.is_empty() {
+            name.to_owned()
+        } else {
+            format!("{prefix}/{name}")
+        };
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => walk(&entry.path(), rel, out),
+            // A symlink counts when it points at a file (checked when its entry is made).
+            Ok(_) => out.push(rel),
+            Err(_) => {}
+        }
     }
 }
 
-/// Decodes the URL path and refuses anything that could leave `dist` or reach hidden files.
-fn safe_relative_path(raw: &str) -> Option<PathBuf> {
+/// A path the generator reports, checked like a request's.
+fn clean_rel(rel: &str) -> Option<String> {
+    safe_relative_path(&format!("/{rel}")).filter(|r| !r.is_empty())
+}
+
+/// Decodes the URL path into `a/b/c` and refuses anything that could leave `dist` or reach
+/// hidden files.
+fn safe_relative_path(raw: &str) -> Option<String> {
     let decoded = percent_decode_str(raw).decode_utf8().ok()?;
     if decoded.contains('\0') || decoded.contains('\\') {
         return None;
     }
-    let mut rel = PathBuf::new();
+    let mut parts = Vec::new();
     for part in decoded.split('/').filter(|p| !p.is_empty()) {
-        if part.starts_with('.') {
+        if part.starts_with('.')
+            || !Path::new(part)
+                .components()
+                .all(|c| matches!(c, Component::Normal(_)))
+        {
             return None;
         }
-        rel.push(part);
+        parts.push(part);
     }
-    rel.components()
-        .all(|c| matches!(c, Component::Normal(_)))
-        .then_some(rel)
+    Some(parts.join("/"))
 }
 
-/// The file for a path: the file itself, or the folder's `index.html`.
-async fn resolve(dist: &Path, rel: &Path) -> Option<PathBuf> {
-    let candidate = dist.join(rel);
-    match tokio::fs::metadata(&candidate).await {
-        Ok(m) if m.is_file() => Some(candidate),
-        Ok(m) if m.is_dir() => {
-            let index = candidate.join("index.html");
-            tokio::fs::metadata(&index)
-                .await
-                .ok()
-                .filter(|m| m.is_file())
-                .map(|_| index)
-        }
-        _ => None,
-    }
-}
-
-fn rel_of(dist: &Path, file: &Path) -> String {
-    file.strip_prefix(dist)
-        .unwrap_or(file)
-        .to_string_lossy()
-        .replace('\\', "/")
-}
-
-/// The 404 page: a section's own (`blog/404.html` for `/blog/…`) when it has one, else
-/// the site's.
-async fn not_found(dist: &Path, rel: Option<&Path>, head: bool) -> Response {
-    let section = rel
-        .and_then(|r| r.components().next())
-        .map(|first| Path::new(first.as_os_str()).join("404.html"))
-        .filter(|page| page != Path::new("404.html"));
-    for candidate in section.into_iter().chain([PathBuf::from("404.html")]) {
-        let page = dist.join(&candidate);
-        if tokio::fs::metadata(&page).await.is_ok_and(|m| m.is_file()) {
-            let name = candidate.to_string_lossy().replace('\\', "/");
-            return send(&page, &name, None, None, head, StatusCode::NOT_FOUND).await;
-        }
-    }
-    let mut res = Response::new("Page Not Found".into());
-    *res.status_mut() = StatusCode::NOT_FOUND;
-    res
-}
-
-/// A file from `dist` by its relative path, hidden ones included, compressed when the
-/// browser accepts it: for answers the server gives from a file of its choosing.
-pub(crate) async fn file(
-    dist: &Path,
-    rel: &str,
-    accept_encoding: Option<&str>,
-    head: bool,
-) -> Response {
-    send(
-        &dist.join(rel),
-        rel,
-        accept_encoding,
-        None,
-        head,
-        StatusCode::OK,
-    )
-    .await
-}
-
-fn redirect(location: &str) -> Response {
-    let mut res = Response::new(warp::hyper::body::Bytes::new().into());
-    *res.status_mut() = StatusCode::PERMANENT_REDIRECT;
-    if let Ok(value) = HeaderValue::from_str(location) {
-        res.headers_mut().insert(header::LOCATION, value);
-    }
-    res
-}
-
-async fn send(
-    file: &Path,
-    rel: &str,
-    accept_encoding: Option<&str>,
-    if_none_match: Option<&str>,
-    head: bool,
-    status: StatusCode,
-) -> Response {
-    let mime = mime_guess::from_path(file).first_or_octet_stream();
-    let content_type =
+fn content_type(rel: &str) -> HeaderValue {
+    let mime = mime_guess::from_path(rel).first_or_octet_stream();
+    let value =
         if mime.type_() == "text" || mime.subtype() == "javascript" || mime.subtype() == "json" {
             format!("{mime}; charset=utf-8")
         } else {
             mime.to_string()
         };
+    HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("application/octet-stream"))
+}
 
-    let accepts = |coding: &str| {
-        accept_encoding.is_some_and(|a| {
-            a.split(',').any(|part| {
-                let mut bits = part.split(';');
-                let name = bits.next().unwrap_or("").trim();
-                let refused = bits.any(|q| q.trim().replace(' ', "") == "q=0");
-                name.eq_ignore_ascii_case(coding) && !refused
-            })
+/// Whether `Accept-Encoding` takes `coding` (and does not refuse it with `q=0`).
+fn accepts(accept_encoding: Option<&str>, coding: &str) -> bool {
+    accept_encoding.is_some_and(|a| {
+        a.split(',').any(|part| {
+            let mut bits = part.split(';');
+            let name = bits.next().unwrap_or("").trim();
+            let refused = bits.any(|q| {
+                let q = q.trim().replace(' ', "");
+                q.strip_prefix("q=")
+                    .and_then(|v| v.parse::<f32>().ok())
+                    .is_some_and(|v| v == 0.0)
+            });
+            name.eq_ignore_ascii_case(coding) && !refused
         })
-    };
-    let mut chosen = (file.to_path_buf(), None);
-    let mut has_variants = false;
-    for (ext, coding) in [("br", "br"), ("gz", "gzip")] {
-        let mut sibling = file.as_os_str().to_owned();
-        sibling.push(".");
-        sibling.push(ext);
-        let sibling = PathBuf::from(sibling);
-        if tokio::fs::metadata(&sibling).await.is_ok() {
-            has_variants = true;
-            if chosen.1.is_none() && accepts(coding) {
-                chosen = (sibling, Some(coding));
-            }
-        }
-    }
+    })
+}
 
-    let (path, coding) = chosen;
-    let meta = match tokio::fs::metadata(&path).await {
-        Ok(m) => m,
-        Err(e) => {
-            tracing::error!(file = %path.display(), error = %e, "failed to stat a static file");
-            return server_error();
-        }
-    };
-    let mtime = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos());
-    let etag = format!(
-        "\"{:x}-{:x}{}\"",
-        meta.len(),
-        mtime,
-        coding.map(|c| format!("-{c}")).unwrap_or_default()
-    );
-    let cache = if status == StatusCode::OK && IMMUTABLE_PREFIXES.iter().any(|p| rel.starts_with(p))
-    {
-        "public, max-age=31536000, immutable"
-    } else {
-        "no-cache"
-    };
-
-    let not_modified = status == StatusCode::OK
-        && if_none_match.is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
-    let body = if head || not_modified {
-        Bytes::new()
-    } else {
-        match tokio::fs::read(&path).await {
-            Ok(bytes) => Bytes::from(bytes),
-            Err(e) => {
-                tracing::error!(file = %path.display(), error = %e, "failed to read a static file");
-                return server_error();
-            }
-        }
-    };
-
-    let mut builder = HttpResponse::builder()
-        .status(if not_modified {
-            StatusCode::NOT_MODIFIED
-        } else {
-            status
-        })
-        .header(header::CONTENT_TYPE, content_type)
-        .header(header::CACHE_CONTROL, cache)
-        .header(header::ETAG, etag);
-    if head && !not_modified {
-        builder = builder.header(header::CONTENT_LENGTH, meta.len());
+fn redirect(location: &str) -> Response {
+    let mut res = Response::new(Bytes::new().into());
+    *res.status_mut() = StatusCode::PERMANENT_REDIRECT;
+    if let Ok(value) = HeaderValue::from_str(location) {
+        res.headers_mut().insert(header::LOCATION, value);
     }
-    if let Some(coding) = coding {
-        builder = builder.header(header::CONTENT_ENCODING, coding);
-    }
-    if has_variants {
-        builder = builder.header(header::VARY, "Accept-Encoding");
-    }
-    builder.body(body.into()).unwrap_or_else(|_| server_error())
+    res
 }
 
 fn server_error() -> Response {
@@ -294,11 +566,9 @@ mod tests {
 
     #[test]
     fn refuses_traversal_and_hidden_files() {
-        assert_eq!(
-            safe_relative_path("/contact").unwrap(),
-            PathBuf::from("contact")
-        );
-        assert_eq!(safe_relative_path("/").unwrap(), PathBuf::new());
+        assert_eq!(safe_relative_path("/contact").unwrap(), "contact");
+        assert_eq!(safe_relative_path("/").unwrap(), "");
+        assert_eq!(safe_relative_path("/a//b/").unwrap(), "a/b");
         for bad in [
             "/../etc/passwd",
             "/%2e%2e/etc/passwd",
@@ -309,5 +579,100 @@ mod tests {
         ] {
             assert!(safe_relative_path(bad).is_none(), "{bad}");
         }
+    }
+
+    #[test]
+    fn accept_encoding_is_read_with_its_weights() {
+        assert!(accepts(Some("gzip, deflate, br"), "br"));
+        assert!(accepts(Some("GZIP"), "gzip"));
+        assert!(!accepts(Some("br;q=0, gzip"), "br"));
+        assert!(!accepts(Some("br; q=0.0"), "br"));
+        assert!(accepts(Some("br;q=0.5"), "br"));
+        assert!(!accepts(Some("gzip"), "br"));
+        assert!(!accepts(None, "gzip"));
+    }
+
+    fn site() -> (tempfile::TempDir, Arc<StaticFiles>) {
+        let dir = tempfile::tempdir().unwrap();
+        let dist = dir.path().to_owned();
+        std::fs::create_dir_all(dist.join("blog/a")).unwrap();
+        std::fs::write(dist.join("index.html"), "home").unwrap();
+        std::fs::write(dist.join("blog/a/index.html"), "post a").unwrap();
+        std::fs::write(dist.join("blog/a/index.html.gz"), "gz a").unwrap();
+        let files = StaticFiles::open(dist, 1 << 20);
+        (dir, files)
+    }
+
+    async fn get(files: &Arc<StaticFiles>, path: &str, accept: Option<&str>) -> (u16, String) {
+        let mut req = warp::test::request().path(path);
+        if let Some(accept) = accept {
+            req = req.header("accept-encoding", accept);
+        }
+        let res = req.reply(&routes(files.clone())).await;
+        let body = String::from_utf8(res.body().to_vec()).unwrap();
+        (res.status().as_u16(), body)
+    }
+
+    /// A file changed on disk is not seen until the index is told (so requests never stat
+    /// the disk), and is seen at once after a refresh or reload.
+    #[tokio::test]
+    async fn changes_show_after_a_refresh_or_a_reload() {
+        let (dir, files) = site();
+        assert_eq!(get(&files, "/blog/a", None).await, (200, "post a".into()));
+        assert_eq!(
+            get(&files, "/blog/a", Some("gzip")).await,
+            (200, "gz a".into())
+        );
+
+        std::fs::create_dir_all(dir.path().join("blog/b")).unwrap();
+        std::fs::write(dir.path().join("blog/b/index.html"), "post b").unwrap();
+        std::fs::write(dir.path().join("blog/a/index.html"), "post a, edited").unwrap();
+        std::fs::remove_file(dir.path().join("blog/a/index.html.gz")).unwrap();
+        assert_eq!(get(&files, "/blog/b", None).await.0, 404);
+        assert_eq!(
+            get(&files, "/blog/a", None).await,
+            (200, "post a".into()),
+            "cached"
+        );
+
+        files
+            .refresh(vec!["blog/a/index.html".into(), "blog/b/index.html".into()])
+            .await;
+        assert_eq!(get(&files, "/blog/b", None).await, (200, "post b".into()));
+        assert_eq!(
+            get(&files, "/blog/a", Some("gzip")).await,
+            (200, "post a, edited".into())
+        );
+
+        std::fs::remove_dir_all(dir.path().join("blog/b")).unwrap();
+        std::fs::write(dir.path().join("new.txt"), "outside build").unwrap();
+        assert_eq!(files.reload().await, 3);
+        assert_eq!(get(&files, "/blog/b", None).await.0, 404);
+        assert_eq!(
+            get(&files, "/new.txt", None).await,
+            (200, "outside build".into())
+        );
+    }
+
+    /// Bodies stay within the cache's bound; larger files are still served, from disk.
+    #[tokio::test]
+    async fn the_cache_is_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..100 {
+            std::fs::write(dir.path().join(format!("{i}.bin")), vec![b'x'; 4096]).unwrap();
+        }
+        std::fs::write(dir.path().join("big.bin"), vec![b'y'; 64 * 1024]).unwrap();
+        let files = StaticFiles::open(dir.path().to_owned(), 256 * 1024);
+        for i in 0..100 {
+            assert_eq!(get(&files, &format!("/{i}.bin"), None).await.1.len(), 4096);
+        }
+        assert_eq!(get(&files, "/big.bin", None).await.1.len(), 64 * 1024);
+        let cache = files.cache.as_ref().unwrap();
+        assert!(
+            cache.weight() <= 256 * 1024,
+            "{} bytes cached",
+            cache.weight()
+        );
+        assert!(!cache.is_empty());
     }
 }

@@ -3,7 +3,7 @@
 // rebuilds whatever a changed source file affects, then reloads the open pages.
 //
 // - content/, site/templates/, site/src/ -> the site (Vite for site/ changes, then the
-//   generator); the api keeps running, it reads dist/ from disk.
+//   generator); the api keeps running and is sent SIGHUP to re-index the new dist/.
 // - generator/src/ -> the site, and the api (it links the generator's form rules).
 // - api/src/, api/migrations/ -> `cargo build -p api` and a restart of the api.
 //
@@ -85,6 +85,8 @@ const sseClients = new Set();
 
 let apiPort = 0;
 let apiChild = null;
+/** Called when the api says it has re-indexed dist/ after a SIGHUP (see reindexApi). */
+let apiReindexed = null;
 let apiAgent = new http.Agent({ keepAlive: true });
 /** Resolves to true once the api listens, false if it is not running; pending meanwhile. */
 let apiReady;
@@ -127,6 +129,7 @@ function startApi() {
     };
     readline.createInterface({ input: child.stdout }).on('line', (line) => {
       const match = !listening && /^Listening on http:\/\/\S+:(\d+)/.exec(line);
+      if (apiReindexed && line.includes('static files re-indexed')) apiReindexed();
       if (match) {
         listening = true;
         apiPort = Number(match[1]);
@@ -216,6 +219,25 @@ function killGroup(child, signal) {
   } catch {}
 }
 
+/**
+ * The api serves dist/ from an in-memory index: after a new site is swapped in, SIGHUP
+ * makes it look again. Resolves once it has (or after 5 s), so reloaded pages are new.
+ */
+function reindexApi() {
+  const child = apiChild;
+  if (!child) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      apiReindexed = null;
+      resolve();
+    };
+    const timer = setTimeout(done, 5000);
+    apiReindexed = done;
+    child.kill('SIGHUP');
+  });
+}
+
 /** Swaps the freshly generated site into DIST_DIR; returns whether that worked. */
 function publishSite() {
   try {
@@ -254,7 +276,7 @@ async function rebuild() {
   if (dirty.vite || dirty.site) {
     const vite = () => run('npm', ['--prefix', 'site', 'run', 'build', '--silent']);
     const generator = ['run', '--quiet', '-p', 'generator', '--', 'build', '--out', nextDir];
-    const generate = async () => (await run('cargo', generator)) && publishSite();
+    const generate = async () => (await run('cargo', generator)) && publishSite() && (await reindexApi(), true);
     const ok = (!dirty.vite || (await step('vite', vite))) && (await step('site', generate));
     if (ok) done.push('rebuilt the site');
     else failed.push('the site');

@@ -11,7 +11,7 @@ use std::net::IpAddr;
 
 use bytes::Bytes;
 use generator::{sanitize, slug};
-use rusqlite::{OptionalExtension, Row, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde::{Deserialize, Deserializer, Serialize};
 use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
@@ -396,7 +396,7 @@ async fn read(state: AppState, id: String) -> Result<Response, Rejection> {
 /// made from the title; then `-2`, `-3`… when another post has it. Taking a slug that was
 /// another post's old address ends that redirect: the live post wins.
 fn unique_slug(
-    tx: &rusqlite::Connection,
+    tx: &Connection,
     fields: &Fields,
     id: Option<i64>,
     current: Option<&str>,
@@ -539,7 +539,7 @@ async fn preview(state: AppState, id: Option<String>, input: Input) -> Result<Re
 /// Writes a new post (`id` None) or the changes to one, with the audit trail; returns it,
 /// or `None` when there is no post `id`.
 fn save(
-    tx: &Transaction,
+    tx: &Connection,
     id: Option<i64>,
     fields: &Fields,
     ip: IpAddr,

@@ -1,0 +1,770 @@
+//! The real api binary as a process: killed with SIGKILL under load and in the middle of a
+//! blog rebuild, restarted on the same DATA_DIR; its log lines; a backup taken while it
+//! serves. (SIGKILL keeps what the kernel already has; that acknowledged writes also
+//! survive a power cut rests on `synchronous=FULL`, which `db`'s own tests hold.)
+
+use std::collections::HashSet;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::process::{Child, Command};
+
+const PASSWORD: &str = "a test password for the real server";
+
+/// A running api process and everything it has printed so far.
+struct Server {
+    child: Child,
+    addr: String,
+    output: Arc<Mutex<String>>,
+}
+
+impl Server {
+    /// Starts the binary with `env` (and cwd `dir`) and waits until it listens.
+    async fn start(dir: &Path, env: &[(&str, &Path)]) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_api"));
+        command
+            .current_dir(dir)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("PORT", "0")
+            .env("FORM_RATE_LIMIT", "1000000")
+            .env("ADMIN_PASSWORD", PASSWORD)
+            .env(
+                "JWT_SECRET",
+                "a secret for the real server tests, 32+ bytes",
+            )
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        for (name, value) in env {
+            command.env(name, value);
+        }
+        let mut child = command.spawn().expect("the api binary starts");
+        let output = Arc::new(Mutex::new(String::new()));
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+        for stream in [
+            Box::new(child.stdout.take().unwrap()) as Box<dyn tokio::io::AsyncRead + Unpin + Send>,
+            Box::new(child.stderr.take().unwrap()),
+        ] {
+            let output = output.clone();
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                let mut lines = BufReader::new(stream).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    output.lock().unwrap().push_str(&format!("{line}\n"));
+                    let _ = tx.send(line);
+                }
+            });
+        }
+        let addr = tokio::time::timeout(Duration::from_secs(20), async {
+            while let Some(line) = rx.recv().await {
+                if let Some(addr) = line.strip_prefix("Listening on http://") {
+                    return addr.trim().to_owned();
+                }
+            }
+            panic!("the api exited before listening");
+        })
+        .await
+        .unwrap_or_else(|_| panic!("the api did not start: {}", output.lock().unwrap()));
+        Server {
+            child,
+            addr,
+            output,
+        }
+    }
+
+    async fn kill(&mut self) {
+        self.child.kill().await.unwrap();
+    }
+
+    /// SIGTERM, then wait for a clean exit.
+    async fn stop(&mut self) {
+        let pid = self.child.id().unwrap();
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .unwrap();
+        let status = tokio::time::timeout(Duration::from_secs(15), self.child.wait())
+            .await
+            .expect("the api stops on SIGTERM")
+            .unwrap();
+        assert!(status.success(), "{status}");
+    }
+
+    fn output(&self) -> String {
+        self.output.lock().unwrap().clone()
+    }
+}
+
+/// One HTTP/1.1 request on a kept-alive connection; returns the status and body.
+async fn request(
+    stream: &mut BufReader<TcpStream>,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> std::io::Result<(u16, String)> {
+    let (status, _, body) = exchange(stream, method, path, headers, body).await?;
+    Ok((status, body))
+}
+
+/// [`request`], with the response's headers (names in lower case).
+async fn exchange(
+    stream: &mut BufReader<TcpStream>,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> std::io::Result<(u16, Vec<(String, String)>, String)> {
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    head.push_str(body);
+    stream.get_mut().write_all(head.as_bytes()).await?;
+    let mut status_line = String::new();
+    if stream.read_line(&mut status_line).await? == 0 {
+        return Err(std::io::ErrorKind::UnexpectedEof.into());
+    }
+    let status: u16 = status_line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or(std::io::ErrorKind::InvalidData)?;
+    let mut response_headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        if stream.read_line(&mut line).await? == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        if line == "\r\n" {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            response_headers.push((name.to_ascii_lowercase(), value.trim().to_owned()));
+        }
+    }
+    let length = response_headers
+        .iter()
+        .find(|(name, _)| name == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .filter(|_| method != "HEAD" && status != 304)
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    stream.read_exact(&mut body).await?;
+    Ok((
+        status,
+        response_headers,
+        String::from_utf8_lossy(&body).into_owned(),
+    ))
+}
+
+async fn connect(addr: &str) -> BufReader<TcpStream> {
+    BufReader::new(TcpStream::connect(addr).await.unwrap())
+}
+
+fn json_headers() -> [(&'static str, &'static str); 1] {
+    [("Content-Type", "application/json")]
+}
+
+/// A folder with DATA_DIR, an empty DIST_DIR and the fixture content (site.yaml).
+fn bare_site() -> (tempfile::TempDir, Vec<(&'static str, PathBuf)>) {
+    let dir = tempfile::tempdir().unwrap();
+    let dist = dir.path().join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    let content =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../generator/tests/fixtures/site/content");
+    let env = vec![
+        ("DATA_DIR", dir.path().join("data")),
+        ("DIST_DIR", dist),
+        ("CONTENT_DIR", content),
+    ];
+    (dir, env)
+}
+
+fn env_refs<'a>(env: &'a [(&'static str, PathBuf)]) -> Vec<(&'static str, &'a Path)> {
+    env.iter().map(|(k, v)| (*k, v.as_path())).collect()
+}
+
+/// Signups from 16 clients at once; SIGKILL after some hundreds are acknowledged; on
+/// restart every acknowledged signup is there and the database is intact.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn acknowledged_signups_survive_a_kill() {
+    let (dir, env) = bare_site();
+    let mut server = Server::start(dir.path(), &env_refs(&env)).await;
+    let acknowledged = Arc::new(Mutex::new(Vec::<String>::new()));
+    let clients: Vec<_> = (0..16)
+        .map(|client| {
+            let addr = server.addr.clone();
+            let acknowledged = acknowledged.clone();
+            tokio::spawn(async move {
+                let mut stream = connect(&addr).await;
+                for n in 0.. {
+                    let email = format!("c{client}-{n}@example.org");
+                    let body = format!(r#"{{"email":"{email}","zipCode":"12345"}}"#);
+                    match request(
+                        &mut stream,
+                        "POST",
+                        "/api/newsletter-signup",
+                        &json_headers(),
+                        &body,
+                    )
+                    .await
+                    {
+                        Ok((status, _)) if (200..300).contains(&status) => {
+                            acknowledged.lock().unwrap().push(email)
+                        }
+                        Ok((status, body)) => panic!("{status} {body}"),
+                        // The server is gone.
+                        Err(_) => return,
+                    }
+                }
+            })
+        })
+        .collect();
+    let started = Instant::now();
+    while acknowledged.lock().unwrap().len() < 500 {
+        assert!(started.elapsed() < Duration::from_secs(30), "too slow");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    server.kill().await;
+    for client in clients {
+        client.await.unwrap();
+    }
+    let acknowledged = acknowledged.lock().unwrap().clone();
+
+    let mut server = Server::start(dir.path(), &env_refs(&env)).await;
+    let db = rusqlite::Connection::open_with_flags(
+        dir.path().join("data/site.db"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
+    let check: String = db
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    let stored: HashSet<String> = db
+        .prepare("SELECT email FROM newsletter_signups")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let lost: Vec<&String> = acknowledged
+        .iter()
+        .filter(|e| !stored.contains(*e))
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "{} of {} acknowledged signups lost: {lost:?}",
+        lost.len(),
+        acknowledged.len()
+    );
+    // And the restarted server takes writes.
+    let mut stream = connect(&server.addr).await;
+    let (status, _) = request(
+        &mut stream,
+        "POST",
+        "/api/newsletter-signup",
+        &json_headers(),
+        r#"{"email":"after@example.org","zipCode":"12345"}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 201);
+    server.kill().await;
+}
+
+/// The fixture project with `posts` published posts in its database, laid out as the api
+/// expects to find it from its working folder. Its site is not built (that takes a while):
+/// the server's first pass writes the blog's pages into the empty DIST_DIR.
+fn blog_site(posts: usize) -> (tempfile::TempDir, Vec<(&'static str, PathBuf)>) {
+    let (dir, opts) = generator::fixture::project();
+    drop(api::db::Db::open(&opts.database()).unwrap());
+    std::fs::create_dir_all(&opts.out_dir).unwrap();
+    let conn = rusqlite::Connection::open(opts.database()).unwrap();
+    for i in 0..posts {
+        conn.execute(
+            "INSERT INTO blog_posts (title, slug, excerpt, content, author_name, status, publish_date, created_at, updated_at)
+             VALUES (?1, ?2, NULL, ?3, 'Fixture Party Team', 'published', ?4, ?4, ?4)",
+            rusqlite::params![
+                format!("Crash test post {i}"),
+                format!("crash-{i}"),
+                format!("<h2>Section {i}</h2>{}", "<p>Words of the post, at some length.</p>".repeat(40)),
+                format!("2025-03-{:02}T{:02}:{:02}:00.000Z", 1 + i / 1440, i / 60 % 24, i % 60),
+            ],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    // The api renders from ./site/templates and ./build/client.
+    std::fs::create_dir_all(dir.path().join("site")).unwrap();
+    std::fs::create_dir_all(dir.path().join("build")).unwrap();
+    std::os::unix::fs::symlink(&opts.templates_dir, dir.path().join("site/templates")).unwrap();
+    std::os::unix::fs::symlink(&opts.client_dir, dir.path().join("build/client")).unwrap();
+    let env = vec![
+        ("DATA_DIR", opts.data_dir.clone()),
+        ("DIST_DIR", opts.out_dir.clone()),
+        ("CONTENT_DIR", opts.content_dir.clone()),
+    ];
+    (dir, env)
+}
+
+fn post_pages(dist: &Path) -> usize {
+    std::fs::read_dir(dist.join("blog"))
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with("crash-"))
+                .filter(|e| e.path().join("index.html").is_file())
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// Every page, feed and sitemap in `dist` (and each compressed copy) is a whole document;
+/// returns the pages whose copies hold another version than the page (a kill between
+/// writing the copies and the page).
+fn assert_every_page_whole(dist: &Path) -> Vec<PathBuf> {
+    let mut mismatched = Vec::new();
+    let mut stack = vec![dist.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let name = path.to_string_lossy().into_owned();
+            let Some(end) = [(".html", "</html>"), (".xml", ">")]
+                .iter()
+                .find(|(ext, _)| name.ends_with(ext))
+                .map(|(_, end)| *end)
+            else {
+                continue;
+            };
+            let page = std::fs::read_to_string(&path).unwrap();
+            assert!(page.trim_end().ends_with(end), "{name} is cut short");
+            for (ext, decoded) in [
+                ("br", read_br(&sibling(&path, "br"))),
+                ("gz", read_gz(&sibling(&path, "gz"))),
+            ] {
+                if let Some(decoded) = decoded {
+                    assert!(
+                        decoded.trim_end().ends_with(end),
+                        "{name}.{ext} is cut short"
+                    );
+                    if decoded != page {
+                        mismatched.push(path.clone());
+                    }
+                }
+            }
+        }
+    }
+    mismatched
+}
+
+fn sibling(path: &Path, ext: &str) -> PathBuf {
+    PathBuf::from(format!("{}.{ext}", path.display()))
+}
+
+fn read_br(path: &Path) -> Option<String> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut out = String::new();
+    brotli::Decompressor::new(file, 4096)
+        .read_to_string(&mut out)
+        .unwrap_or_else(|e| panic!("{} is not whole: {e}", path.display()));
+    Some(out)
+}
+
+fn read_gz(path: &Path) -> Option<String> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut out = String::new();
+    flate2::read::GzDecoder::new(file)
+        .read_to_string(&mut out)
+        .unwrap_or_else(|e| panic!("{} is not whole: {e}", path.display()));
+    Some(out)
+}
+
+/// The server's first task is to bring the blog in step with the database: 300 posts
+/// that no page shows yet. Killed while it writes them, it leaves every file in `dist/`
+/// whole, and once restarted it finishes the job.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_mid_rebuild_leaves_every_page_whole() {
+    const POSTS: usize = 300;
+    let (dir, env) = blog_site(POSTS);
+    let dist = env[1].1.clone();
+    let mut server = Server::start(dir.path(), &env_refs(&env)).await;
+    let started = Instant::now();
+    while post_pages(&dist) < 20 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no pages written"
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    server.kill().await;
+    let written = post_pages(&dist);
+    assert!(
+        written < POSTS,
+        "the rebuild had finished before the kill ({written} pages)"
+    );
+    assert_every_page_whole(&dist);
+
+    // Restarted, it completes the blog; a staff change waits for that first pass.
+    let mut server = Server::start(dir.path(), &env_refs(&env)).await;
+    let mut stream = connect(&server.addr).await;
+    let (status, body) = request(
+        &mut stream,
+        "POST",
+        "/api/admin/login",
+        &json_headers(),
+        &format!(r#"{{"password":"{PASSWORD}"}}"#),
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200, "{body}");
+    let token = serde_json::from_str::<serde_json::Value>(&body).unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let auth = format!("Bearer {token}");
+    let (status, body) = request(
+        &mut stream,
+        "POST",
+        "/api/admin/blogs",
+        &[
+            ("Content-Type", "application/json"),
+            ("Authorization", &auth),
+        ],
+        r#"{"title":"A draft","content":"<p>Draft.</p>"}"#,
+    )
+    .await
+    .unwrap();
+    assert!((200..300).contains(&status), "{status} {body}");
+    assert!(!body.contains("warning"), "{body}");
+    assert_eq!(post_pages(&dist), POSTS);
+    let mismatched = assert_every_page_whole(&dist);
+    assert!(mismatched.is_empty(), "copies out of step: {mismatched:?}");
+    // And it serves them.
+    let (status, page) = request(&mut stream, "GET", "/blog/crash-7", &[], "")
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    assert!(page.contains("Crash test post 7"));
+    server.kill().await;
+}
+
+/// One line per request; a client that hangs up is not an error; no password, token or
+/// full e-mail address in any line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logs_say_what_happened_and_nothing_secret() {
+    let (dir, env) = blog_site(0);
+    let mut server = Server::start(dir.path(), &env_refs(&env)).await;
+    let mut stream = connect(&server.addr).await;
+    let email = "private.person@example.org";
+    let (status, _) = request(
+        &mut stream,
+        "POST",
+        "/api/newsletter-signup",
+        &json_headers(),
+        &format!(r#"{{"email":"{email}","zipCode":"12345"}}"#),
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 201);
+    let wrong = "not-the-password-XYZ";
+    let (status, _) = request(
+        &mut stream,
+        "POST",
+        "/api/admin/login",
+        &json_headers(),
+        &format!(r#"{{"password":"{wrong}"}}"#),
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 401);
+    let (_, body) = request(
+        &mut stream,
+        "POST",
+        "/api/admin/login",
+        &json_headers(),
+        &format!(r#"{{"password":"{PASSWORD}"}}"#),
+    )
+    .await
+    .unwrap();
+    let token = serde_json::from_str::<serde_json::Value>(&body).unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, _) = request(
+        &mut stream,
+        "GET",
+        "/api/admin/newsletters",
+        &[("Authorization", &format!("Bearer {token}"))],
+        "",
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200);
+    let (status, _) = request(
+        &mut stream,
+        "GET",
+        &format!("/people/{email}?token=QUERYSECRET"),
+        &[],
+        "",
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 404);
+    // Clients that give up halfway through a request's headers, or its body.
+    for cut in [
+        &b"POST /api/contact HTTP/1.1\r\nHost: x\r\nContent-Le"[..],
+        b"POST /api/contact HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"na",
+    ] {
+        let mut half = TcpStream::connect(&server.addr).await.unwrap();
+        half.write_all(cut).await.unwrap();
+        drop(half);
+    }
+    // A request after those makes sure they have been dealt with.
+    let (status, _) = request(&mut stream, "GET", "/api/blogs", &[], "")
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    server.stop().await;
+
+    let log = server.output();
+    assert!(log.contains("POST /api/newsletter-signup 201"), "{log}");
+    assert!(log.contains("POST /api/admin/login 401"), "{log}");
+    assert!(log.contains("GET /api/admin/newsletters 200"), "{log}");
+    assert!(log.contains("p…@example.org"), "{log}");
+    for secret in [email, wrong, PASSWORD, token.as_str(), "QUERYSECRET"] {
+        assert!(!log.contains(secret), "the log shows {secret:?}:\n{log}");
+    }
+    assert!(!log.contains("ERROR"), "{log}");
+}
+
+/// `api backup FILE` while the server takes signups: a consistent copy that holds every
+/// signup acknowledged before it started.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_while_serving_holds_what_was_acknowledged() {
+    let (dir, env) = bare_site();
+    let mut server = Server::start(dir.path(), &env_refs(&env)).await;
+    let mut stream = connect(&server.addr).await;
+    for n in 0..50 {
+        let body = format!(r#"{{"email":"before{n}@example.org","zipCode":"12345"}}"#);
+        let (status, _) = request(
+            &mut stream,
+            "POST",
+            "/api/newsletter-signup",
+            &json_headers(),
+            &body,
+        )
+        .await
+        .unwrap();
+        assert_eq!(status, 201);
+    }
+    // Writes keep coming while the backup runs.
+    let addr = server.addr.clone();
+    let busy = tokio::spawn(async move {
+        let mut stream = connect(&addr).await;
+        for n in 0..300 {
+            let body = format!(r#"{{"email":"during{n}@example.org","zipCode":"12345"}}"#);
+            let _ = request(
+                &mut stream,
+                "POST",
+                "/api/newsletter-signup",
+                &json_headers(),
+                &body,
+            )
+            .await;
+        }
+    });
+    let copy = dir.path().join("backups/copy.db");
+    let mut backup = Command::new(env!("CARGO_BIN_EXE_api"));
+    backup
+        .current_dir(dir.path())
+        .arg("backup")
+        .arg(&copy)
+        .env("RUST_LOG", "warn");
+    for (name, value) in &env {
+        backup.env(name, value);
+    }
+    let out = backup.output().await.unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("integrity ok"));
+    busy.await.unwrap();
+    server.stop().await;
+
+    let db =
+        rusqlite::Connection::open_with_flags(&copy, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let before: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM newsletter_signups WHERE email LIKE 'before%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(before, 50);
+    let mode: String = db
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "delete", "one self-contained file");
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// Files answered from memory ahead of the routes keep everything the routes would send:
+/// every security header, the compressed copy, revalidation, HEAD; a file written from
+/// outside shows once the server is sent SIGHUP.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn static_files_from_memory_behave_like_the_routes() {
+    // A site whose blog rebuilds work, so nothing re-indexes the files but the SIGHUP below.
+    let (dir, env) = blog_site(0);
+    let dist = env[1].1.clone();
+    let page = format!(
+        "<html><h1>Contact</h1>{}</html>",
+        "<p>Write to us.</p>".repeat(100)
+    );
+    std::fs::create_dir_all(dist.join("contact")).unwrap();
+    std::fs::create_dir_all(dist.join("assets")).unwrap();
+    std::fs::write(dist.join("contact/index.html"), &page).unwrap();
+    std::fs::write(dist.join("contact/index.html.br"), b"brotli bytes").unwrap();
+    std::fs::write(dist.join("contact/index.html.gz"), b"gzip bytes").unwrap();
+    std::fs::write(dist.join("assets/site-0a1b2c.css"), "body{}").unwrap();
+    let server = Server::start(dir.path(), &env_refs(&env)).await;
+    let mut stream = connect(&server.addr).await;
+    // The api's own answer (through the routes) shows the headers every answer needs.
+    let (_, api_headers, _) = exchange(&mut stream, "GET", "/api/blogs", &[], "")
+        .await
+        .unwrap();
+    let security: Vec<&(String, String)> = api_headers
+        .iter()
+        .filter(|(name, _)| {
+            name.starts_with("content-security")
+                || name.starts_with("x-")
+                || name.ends_with("-policy")
+        })
+        .collect();
+    assert!(security.len() >= 6, "{api_headers:?}");
+
+    let (status, headers, body) = exchange(
+        &mut stream,
+        "GET",
+        "/contact",
+        &[("Accept-Encoding", "gzip, br")],
+        "",
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200);
+    for (name, value) in &security {
+        assert_eq!(
+            header(&headers, name),
+            Some(value.as_str()),
+            "{name} on a static page"
+        );
+    }
+    assert_eq!(header(&headers, "content-encoding"), Some("br"));
+    assert_eq!(header(&headers, "vary"), Some("Accept-Encoding"));
+    assert_eq!(
+        header(&headers, "content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert_eq!(header(&headers, "cache-control"), Some("no-cache"));
+    let br = std::fs::metadata(dist.join("contact/index.html.br"))
+        .unwrap()
+        .len();
+    assert_eq!(
+        header(&headers, "content-length"),
+        Some(br.to_string().as_str())
+    );
+    assert!(!body.is_empty());
+    let etag = header(&headers, "etag").unwrap().to_owned();
+    let (status, headers, body) = exchange(
+        &mut stream,
+        "GET",
+        "/contact",
+        &[("Accept-Encoding", "gzip, br"), ("If-None-Match", &etag)],
+        "",
+    )
+    .await
+    .unwrap();
+    assert_eq!((status, body.as_str()), (304, ""));
+    assert!(header(&headers, "content-security-policy").is_some());
+    let (status, headers, body) = exchange(&mut stream, "HEAD", "/contact", &[], "")
+        .await
+        .unwrap();
+    assert_eq!((status, body.as_str()), (200, ""));
+    let plain = std::fs::metadata(dist.join("contact/index.html"))
+        .unwrap()
+        .len();
+    assert_eq!(
+        header(&headers, "content-length"),
+        Some(plain.to_string().as_str())
+    );
+
+    // A fingerprinted asset is cached for good.
+    let asset = std::fs::read_dir(dist.join("assets"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|n| n.ends_with(".css"))
+        .unwrap();
+    let (status, headers, _) = exchange(&mut stream, "GET", &format!("/assets/{asset}"), &[], "")
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(
+        header(&headers, "cache-control"),
+        Some("public, max-age=31536000, immutable")
+    );
+    assert!(header(&headers, "x-frame-options").is_some());
+
+    // Written from outside: unseen until SIGHUP, then served.
+    std::fs::create_dir_all(dist.join("fresh")).unwrap();
+    std::fs::write(dist.join("fresh/index.html"), "<html>fresh</html>").unwrap();
+    let (status, _) = request(&mut stream, "GET", "/fresh", &[], "")
+        .await
+        .unwrap();
+    assert_eq!(status, 404);
+    std::process::Command::new("kill")
+        .args(["-HUP", &server.child.id().unwrap().to_string()])
+        .status()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let (status, body) = request(&mut stream, "GET", "/fresh", &[], "")
+            .await
+            .unwrap();
+        if status == 200 {
+            assert_eq!(body, "<html>fresh</html>");
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "SIGHUP did not re-index"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
