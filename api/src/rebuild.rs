@@ -123,12 +123,9 @@ async fn worker(
     // The first pass syncs everything, even before anyone asks.
     let mut waiters: Vec<Waiter> = Vec::new();
     loop {
-        let result = run(&site, &db, &mut current).await;
+        let result = run(&site, &db, &files, &mut current).await;
         let result = match result {
             Ok(paths) => {
-                if !paths.is_empty() {
-                    files.refresh(paths.clone()).await;
-                }
                 // The hook pushes what is already live; nobody waits for it.
                 if let (Some(hook), false) = (&hook, paths.is_empty()) {
                     tokio::spawn(run_hook(hook.clone(), site.opts.out_dir.clone(), paths));
@@ -160,6 +157,7 @@ async fn worker(
 async fn run(
     handle: &SiteHandle,
     db: &Db,
+    files: &Arc<StaticFiles>,
     current: &mut Option<Current>,
 ) -> anyhow::Result<Vec<String>> {
     let after = db
@@ -167,13 +165,17 @@ async fn run(
         .await
         .map_err(|e| anyhow::anyhow!("reading the posts: {e}"))?;
     let handle = handle.clone();
+    let files = files.clone();
     let state = current.take();
     let (state, paths) =
         tokio::task::spawn_blocking(move || -> anyhow::Result<(Current, Vec<String>)> {
             match state {
                 Some(state) => {
                     let changes = blog::changes(&state.site, &state.blog, &after)?;
-                    let paths = changes.apply(&state.site.output)?;
+                    // The index learns of each stage as it is written: a new post answers
+                    // before its list pages, feed and sitemap are rewritten.
+                    let paths = changes
+                        .apply_in_stages(&state.site.output, |written| files.refresh_now(written))?;
                     Ok((
                         Current {
                             site: state.site,
@@ -186,6 +188,7 @@ async fn run(
                     let started = std::time::Instant::now();
                     let site = handle.get()?;
                     let paths = blog::sync(&site, &after)?;
+                    files.refresh_now(&paths);
                     tracing::info!(
                         posts = after.posts.len(),
                         changed = paths.len(),

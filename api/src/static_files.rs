@@ -136,7 +136,9 @@ impl StaticFiles {
         let _ = tokio::task::spawn_blocking(move || files.refresh_now(&changed)).await;
     }
 
-    fn refresh_now(&self, changed: &[String]) {
+    /// [`StaticFiles::refresh`] from blocking code (the rebuild worker makes a new post live
+    /// before it writes the pages that link to it).
+    pub fn refresh_now(&self, changed: &[String]) {
         let _updating = self.updating.lock().unwrap_or_else(|p| p.into_inner());
         let old = self.index.load_full();
         let mut files = old.files.clone();

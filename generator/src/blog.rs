@@ -574,32 +574,69 @@ fn rendered(site: &Site, page: &Page) -> Result<Vec<u8>> {
     Ok(site.finish(&site.render(page)?, &[])?.into_bytes())
 }
 
-/// Every blog file, rendered: the not-found page, the posts, the list pages, the feed and
-/// the sitemap.
-fn all_files(site: &Site, blog: &Blog) -> Result<Vec<(String, Vec<u8>)>> {
-    let inputs = site.inputs();
-    let mut files = vec![(
-        NOT_FOUND_FILE.to_owned(),
-        rendered(site, &not_found_page(&inputs))?,
-    )];
-    for post in &blog.posts {
-        let page = post_page(&inputs, post);
-        files.push((page.output.clone(), rendered(site, &page)?));
-    }
-    for n in 1..=blog.page_count() {
-        let page = list_page(&inputs, blog, n);
-        files.push((page.output.clone(), rendered(site, &page)?));
-    }
-    files.push((FEED_FILE.into(), feed(site, blog).into_bytes()));
-    files.push((SITEMAP_FILE.into(), sitemap(site, blog).into_bytes()));
-    Ok(files)
+/// One blog file to render.
+enum Job<'a> {
+    NotFound,
+    Post(&'a Post),
+    List(usize),
+    Feed,
+    Sitemap,
 }
 
-/// Writes every blog file (a full build).
+/// Every blog file: the not-found page, the posts, the list pages, the feed and the sitemap.
+fn jobs(blog: &Blog) -> Vec<Job<'_>> {
+    std::iter::once(Job::NotFound)
+        .chain(blog.posts.iter().map(Job::Post))
+        .chain((1..=blog.page_count()).map(Job::List))
+        .chain([Job::Feed, Job::Sitemap])
+        .collect()
+}
+
+/// A file's path in the output folder and its bytes.
+fn render_job(site: &Site, inputs: &PageInputs, blog: &Blog, job: &Job) -> Result<(String, Vec<u8>)> {
+    let page = match job {
+        Job::NotFound => {
+            return Ok((NOT_FOUND_FILE.to_owned(), rendered(site, &not_found_page(inputs))?));
+        }
+        Job::Feed => return Ok((FEED_FILE.into(), feed(site, blog).into_bytes())),
+        Job::Sitemap => return Ok((SITEMAP_FILE.into(), sitemap(site, blog).into_bytes())),
+        Job::Post(post) => post_page(inputs, post),
+        Job::List(n) => list_page(inputs, blog, *n),
+    };
+    Ok((page.output.clone(), rendered(site, &page)?))
+}
+
+/// `f` over `items` on every core, in order. Thousands of posts render and compress in
+/// parallel; a failure stops the whole (the first error is returned).
+fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> Result<R> + Sync) -> Result<Vec<R>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = items.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Result<Vec<R>>>()))
+            .collect();
+        let mut out = Vec::with_capacity(items.len());
+        for worker in workers {
+            out.extend(worker.join().expect("a blog render worker panicked")?);
+        }
+        Ok(out)
+    })
+}
+
+/// Every blog file, rendered.
+fn all_files(site: &Site, blog: &Blog) -> Result<Vec<(String, Vec<u8>)>> {
+    let inputs = site.inputs();
+    parallel(&jobs(blog), |job| render_job(site, &inputs, blog, job))
+}
+
+/// Writes every blog file (a full build), rendering, compressing and writing on every core.
 pub fn write_all(site: &Site, blog: &Blog) -> Result<()> {
-    for (rel, bytes) in all_files(site, blog)? {
-        write(&site.output, &rel, &bytes)?;
-    }
+    let inputs = site.inputs();
+    parallel(&jobs(blog), |job| {
+        let (rel, bytes) = render_job(site, &inputs, blog, job)?;
+        write(&site.output, &rel, &bytes)
+    })?;
     Ok(())
 }
 
@@ -649,8 +686,11 @@ fn write(output: &Output, rel: &str, bytes: &[u8]) -> Result<()> {
 /// What a change to the posts means for the output folder.
 #[derive(Debug, Default)]
 pub struct Changes {
-    /// Files to write, in the order to write them (post pages first: the post is live soonest).
+    /// Files to write, in the order to write them: post pages first, so a post is live
+    /// before the list pages, feed and sitemap that link to it are written.
     pub write: Vec<(String, Vec<u8>)>,
+    /// How many of `write`, from the start, are post pages.
+    pub posts: usize,
     /// Files to remove (their compressed copies go with them).
     pub remove: Vec<String>,
 }
@@ -658,14 +698,32 @@ pub struct Changes {
 impl Changes {
     /// Writes and removes; returns every path touched.
     pub fn apply(&self, output: &Output) -> Result<Vec<String>> {
+        self.apply_in_stages(output, |_| {})
+    }
+
+    /// Writes the post pages, tells `live` their paths (so a server can serve them at once),
+    /// then writes and removes the rest and tells `live` those; returns every path touched.
+    pub fn apply_in_stages(&self, output: &Output, mut live: impl FnMut(&[String])) -> Result<Vec<String>> {
         let mut touched = Vec::with_capacity(self.write.len() + self.remove.len());
-        for (rel, bytes) in &self.write {
+        let (posts, rest) = self.write.split_at(self.posts.min(self.write.len()));
+        for (rel, bytes) in posts {
+            write(output, rel, bytes)?;
+            touched.push(rel.clone());
+        }
+        if !touched.is_empty() {
+            live(&touched);
+        }
+        let first_rest = touched.len();
+        for (rel, bytes) in rest {
             write(output, rel, bytes)?;
             touched.push(rel.clone());
         }
         for rel in &self.remove {
             output.remove(rel)?;
             touched.push(rel.clone());
+        }
+        if touched.len() > first_rest {
+            live(&touched[first_rest..]);
         }
         Ok(touched)
     }
@@ -692,6 +750,7 @@ pub fn changes(site: &Site, before: &Blog, after: &Blog) -> Result<Changes> {
                 .push((page.output.clone(), rendered(site, &page)?));
         }
     }
+    out.posts = out.write.len();
     for post in &before.posts {
         if !live_slugs.contains(post.slug.as_str()) {
             out.remove.push(html_path_for(&post_route(&post.slug)));

@@ -115,6 +115,9 @@ pub struct Media {
     cache_dir: PathBuf,
     output: Output,
     done: Mutex<HashMap<String, Responsive>>,
+    /// `sized` results by image and width: every blog post with the same featured image
+    /// shares one social card, and opening the source (a full decode) costs milliseconds.
+    sized_done: Mutex<HashMap<(String, u32), (String, u32, u32)>>,
 }
 
 impl Media {
@@ -125,6 +128,7 @@ impl Media {
             cache_dir,
             output,
             done: Mutex::new(HashMap::new()),
+            sized_done: Mutex::new(HashMap::new()),
         }
     }
 
@@ -151,9 +155,17 @@ impl Media {
     /// The URL of a single fallback variant no wider than `width`: social cards and
     /// structured data, whose readers do not all take WebP.
     pub fn sized(&self, name: &str, width: u32) -> Result<(String, u32, u32)> {
+        let key = (name.to_owned(), width);
+        if let Some(found) = self.sized_done.lock().unwrap().get(&key) {
+            return Ok(found.clone());
+        }
         let source = self.open(name)?;
         let (w, h) = fit(source.img.dimensions(), width);
         let url = self.variant(&source, w, h, Encoding::fallback_for(&source.img))?;
+        self.sized_done
+            .lock()
+            .unwrap()
+            .insert(key, (url.clone(), w, h));
         Ok((url, w, h))
     }
 

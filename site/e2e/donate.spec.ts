@@ -100,7 +100,7 @@ test.describe('donating', () => {
     await pay(page);
     await page.waitForURL(/\/donate\?success=true&payment_intent=pi_fake_/);
     await expect(page.getByText('Thank you for your donation!').first()).toBeVisible();
-    await expect(page.getByRole('status').filter({ hasText: 'Thank you for your donation!' })).toContainText('Your gift of $25.00');
+    await expect(page.getByRole('main').getByRole('status').filter({ hasText: 'Thank you for your donation!' })).toContainText('Your gift of $25.00');
     await expect.poll(() => donation(email)[0]?.status).toBe('completed');
 
     // Staff see it.
@@ -350,7 +350,7 @@ test.describe('donating', () => {
       await expectAccessible(page);
       await pay(page);
       await page.waitForURL(/success=true/);
-      await expect(page.getByRole('status').filter({ hasText: 'Thank you for your donation!' })).toBeVisible();
+      await expect(page.getByRole('main').getByRole('status').filter({ hasText: 'Thank you for your donation!' })).toBeVisible();
       await expectAccessible(page);
     });
   }
