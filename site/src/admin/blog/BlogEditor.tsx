@@ -380,7 +380,8 @@ function Field({ label, htmlFor, hint, counter, children }: { label: string; htm
     <div>
       <div className="flex items-end justify-between gap-3">
         <label htmlFor={htmlFor} className="field-label">
-          {label} {hint && <span className="font-normal text-slate-700">{hint}</span>}
+          {label}
+          {hint && <span className="font-normal text-slate-700"> {hint}</span>}
         </label>
         {counter}
       </div>

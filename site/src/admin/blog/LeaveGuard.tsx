@@ -45,7 +45,14 @@ export function LeaveGuard({ isDirty, dirty }: Props) {
           </AlertDialog.Description>
           <div className="mt-6 flex flex-wrap justify-end gap-3">
             <AlertDialog.Cancel className="btn btn-outline">Stay</AlertDialog.Cancel>
-            <AlertDialog.Action className="btn bg-crimson text-white hover:bg-crimson-dark" onClick={() => blocker.proceed?.()}>
+            <AlertDialog.Action
+              className="btn bg-crimson text-white hover:bg-crimson-dark"
+              onClick={(event) => {
+                // Not a close of the dialog (which would reset the blocker): the page goes.
+                event.preventDefault();
+                blocker.proceed?.();
+              }}
+            >
               Leave
             </AlertDialog.Action>
           </div>
