@@ -11,7 +11,7 @@ import { type BlogPost, blogsQuery, previewBlog, publishSavedBlog, saveBlog, slu
 import { isUnauthorized } from '../api/client';
 import { useFocusWhenLost } from '../components/useFocusWhenLost';
 import { formatExact } from '../format';
-import { Counter } from './Counter';
+import { ANNOUNCE_AFTER_MS, Counter } from './Counter';
 import { type KeptDraft, clearDraft, keepDraft, readDraft } from './drafts';
 import { FeaturedImage } from './FeaturedImage';
 import { type BlogForm, EMPTY_FORM, counterTone, formFromPost, length, missingNotice, sameForm, toInput } from './form';
@@ -172,7 +172,7 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
   const excerptLength = length(form.excerpt);
   const keywordsLength = length(form.keywords);
   const altLength = length(form.featuredImageAlt);
-  const announcedCharacters = useDebounced(characters, 1000);
+  const announcedCharacters = useDebounced(characters, ANNOUNCE_AFTER_MS);
   const [initialCharacters] = useState(characters);
 
   return (
