@@ -37,6 +37,21 @@ export function countCharacters(html: string): number {
   return characterCount(deserialize(html));
 }
 
+/** An editor holding stored HTML as the editor reads it: deserialised, then normalised
+ *  (images out of paragraphs, lists tidied). Loading is not an edit: nothing to undo. */
+function loadEditor(html: string) {
+  const editor = createEditor();
+  editor.children = deserialize(html);
+  HistoryEditor.withoutSaving(editor, () => Editor.normalize(editor, { force: true }));
+  return editor;
+}
+
+/** Stored HTML as the editor will write it back untouched: what an unchanged post's
+ *  content is, to tell an edit from the editor's own tidying. */
+export function canonicalHtml(html: string): string {
+  return serialize(loadEditor(html).children);
+}
+
 export type RichTextEditorProps = {
   /** The text area's id (the toolbar points at it). */
   id: string;
@@ -56,13 +71,7 @@ type Prompt = { kind: 'link'; href: string | null; at: RangeRef } | { kind: 'alt
 
 export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onChange, uploadImage }: RichTextEditorProps) {
   // The initial HTML is read once; from then on the text belongs to the editor.
-  const [editor] = useState(() => {
-    const made = createEditor();
-    made.children = deserialize(initialHtml);
-    // Loading is not an edit: nothing to undo.
-    HistoryEditor.withoutSaving(made, () => Editor.normalize(made, { force: true }));
-    return made;
-  });
+  const [editor] = useState(() => loadEditor(initialHtml));
   const [prompt, setPrompt] = useState<Prompt | null>(null);
   const [alert, setAlert] = useState('');
   const [uploading, setUploading] = useState(false);

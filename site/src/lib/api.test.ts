@@ -72,6 +72,20 @@ describe('apiFetch', () => {
     });
   });
 
+  it('sends FormData as it is, leaving its multipart content type to the browser', async () => {
+    const fetchMock = vi.fn(async () => new Response('{"url":"/uploads/a.png"}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    const form = new FormData();
+    form.append('image', new Blob(['x'], { type: 'image/png' }), 'a.png');
+    await apiFetch('POST', '/api/up', { body: form, headers: { Authorization: 'Bearer t' } });
+    expect(fetchMock).toHaveBeenCalledWith('/api/up', {
+      method: 'POST',
+      credentials: 'include',
+      headers: { Authorization: 'Bearer t' },
+      body: form,
+    });
+  });
+
   it('throws an ApiError with the server message on a non-OK response', async () => {
     vi.stubGlobal('fetch', async () => new Response('{"message":"Invalid password"}', { status: 401 }));
     await expect(apiFetch('POST', '/api/admin/login', { body: {} })).rejects.toMatchObject({ status: 401, message: 'Invalid password' });

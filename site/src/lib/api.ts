@@ -62,18 +62,21 @@ export async function apiRequest<T = unknown>(
 
 /** Sends a request like [`apiRequest`] with extra headers (the admin app's bearer token)
  *  and returns the response itself, for callers that read more than JSON (a download's
- *  file name). A non-OK response is an ApiError, as there. The public forms keep using
- *  `apiRequest` unchanged, so their bundle does not carry this. */
+ *  file name). A `FormData` body goes as multipart (an upload), any other body as JSON. A
+ *  non-OK response is an ApiError, as there. The public forms keep using `apiRequest`
+ *  unchanged, so their bundle does not carry this. */
 export async function apiFetch(
   method: string,
   url: string,
   { body, headers }: { body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<Response> {
+  // The browser writes a multipart body's Content-Type itself, with its boundary.
+  const multipart = body instanceof FormData;
   const response = await fetch(url, {
     method,
     credentials: 'include',
-    headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: body === undefined || multipart ? headers : { ...headers, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
   });
   if (!response.ok) {
     const text = await response.text();

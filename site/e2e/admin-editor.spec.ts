@@ -1,0 +1,542 @@
+// The blog editor page (/admin/blog/new, /admin/blog/{id}) against the real server: write,
+// save, publish and see it live; every toolbar button from the keyboard alone; images;
+// counters; the "missing" warning; preview of unsaved text; no lost work; failures; axe.
+// What e2e/editor.spec.ts already proves of the editor on its bench (paste, tooltips,
+// mouse formatting) is not repeated here.
+import type { Locator, Page } from '@playwright/test';
+import { expectAccessible, failedLoad, toastRegion } from './fixtures';
+import { type Db, expect, minutesAgo, signIn, test } from './admin-fixtures';
+
+const MOD = process.platform === 'darwin' ? 'Meta' : 'Control';
+const REL = 'rel="noopener noreferrer"';
+
+// A 2×2 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGM4IacBRAwQCgAgFgQ5YebC6gAAAABJRU5ErkJggg==',
+  'base64',
+);
+const png = (name: string) => ({ name, mimeType: 'image/png', buffer: PNG });
+const tooBig = { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024) };
+const wrongType = { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') };
+
+function addPost(db: Db, title: string, fields: Record<string, string | null> = {}): number {
+  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  return db.insert('blog_posts', {
+    title,
+    slug,
+    content: `<p>The text of ${title}.</p>`,
+    excerpt: `About ${title}.`,
+    author_name: 'ACP Team',
+    status: 'draft',
+    updated_at: minutesAgo(5),
+    ...fields,
+  });
+}
+
+const stored = (db: Db, id: number) =>
+  db.query<{ title: string; slug: string; status: string; content: string; excerpt: string | null; featured_image: string | null; featured_image_alt: string | null }>(
+    `SELECT title, slug, status, content, excerpt, featured_image, featured_image_alt FROM blog_posts WHERE id = ${id}`,
+  )[0];
+
+/** Records every toast that appears from now on (one is on screen at a time, and the
+ *  "missing" warning replaces the success toast after half a second). */
+async function recordToasts(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { seenToasts: string[] }).seenToasts = seen;
+    const current = () =>
+      [...document.querySelectorAll('#toaster li')].map((li) => (li.querySelector('.grid') as HTMLElement | null)?.innerText.replace(/\s+/g, ' ').trim() ?? '').join(' | ');
+    let last = current(); // what is on screen already is not news
+    new MutationObserver(() => {
+      const now = current();
+      if (now && now !== last) seen.push(now);
+      last = now;
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { seenToasts: string[] }).seenToasts);
+}
+
+/** A field by its label ("Slug" or "Slug (optional)"). */
+const field = (page: Page, label: string) => page.getByLabel(new RegExp(`^${label}( \\(optional\\))?$`));
+const content = (page: Page) => page.getByRole('textbox', { name: 'Content' });
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+
+async function openEditor(page: Page, id: number | 'new') {
+  await page.goto(`/admin/blog/${id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(id === 'new' ? 'Create New Blog Post' : 'Edit Blog Post');
+}
+
+test('create, save a draft, edit, publish: the post is live on its page', async ({ page, db, request }) => {
+  await signIn(page);
+  await page.getByRole('tab', { name: /^Blogs/ }).click();
+  await page.getByRole('link', { name: 'Create New Blog' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Create New Blog Post');
+  await expect(button(page, 'Preview')).toBeDisabled();
+
+  // The labels in the spec's order.
+  const labels = await page.locator('#admin-root label, #admin-root [id$="content-label"]').allInnerTexts();
+  expect(labels.map((l) => l.replace(/\s*\(optional\)$/, ''))).toEqual([
+    'Title',
+    'Slug',
+    'Excerpt',
+    'Author Name',
+    'SEO Keywords',
+    'Featured Image',
+    'Image Alt Text',
+    'Content',
+  ]);
+  await expect(field(page, 'Author Name')).toHaveAttribute('placeholder', 'American Conscience Party Team');
+
+  // The slug a save would give, from the server: normalised, and numbered when taken.
+  addPost(db, 'Ballot Access Now');
+  await field(page, 'Title').fill('Ballot Access Now!');
+  await expect(page.getByText("The post's address:")).toContainText('/blog/ballot-access-now-2');
+  await field(page, 'Slug').fill('  Access For ALL ');
+  await expect(page.getByText("The post's address:")).toContainText('/blog/access-for-all');
+
+  await content(page).click();
+  await page.keyboard.type('Every voter deserves a choice.');
+  await expect(page.getByText('30 characters')).toBeVisible();
+  const toasts = await recordToasts(page);
+  await button(page, 'Save Draft').click();
+  await expect(page).toHaveURL(/\/admin\/dashboard\?tab=blogs$/);
+  await expect(toastRegion(page).getByRole('listitem')).toContainText('Blog saved, but missing: excerpt');
+  expect(await toasts()).toEqual(['Blog created successfully', 'Warning Blog saved, but missing: excerpt']);
+  const row = page.getByRole('row', { name: /Ballot Access Now!/ });
+  await expect(row).toContainText('draft');
+  const [{ id }] = db.query<{ id: number }>("SELECT id FROM blog_posts WHERE slug = 'access-for-all'");
+  expect(stored(db, id)).toMatchObject({ status: 'draft', content: '<p>Every voter deserves a choice.</p>', excerpt: null });
+  expect((await request.get('/blog/access-for-all')).status()).toBe(404);
+
+  // Edit it, and publish what is on screen: the edits are saved, then the publish route runs.
+  await row.getByRole('link', { name: /^Edit/ }).click();
+  await expect(field(page, 'Title')).toHaveValue('Ballot Access Now!');
+  await expect(field(page, 'Slug')).toHaveValue('access-for-all');
+  await field(page, 'Excerpt').fill('Why every ballot should list more than two names.');
+  await content(page).click();
+  await page.keyboard.press(`${MOD}+End`);
+  await page.keyboard.type(' Even in Ohio.');
+  const calls: string[] = [];
+  page.on('request', (r) => r.url().includes(`/api/admin/blogs/${id}`) && calls.push(`${r.method()} ${new URL(r.url()).pathname}`));
+  const after = await recordToasts(page);
+  await button(page, 'Publish').click();
+  await expect(page).toHaveURL(/\/admin\/dashboard\?tab=blogs$/);
+  await expect(toastRegion(page).getByRole('listitem')).toContainText('Blog published successfully');
+  expect(calls).toEqual([`PATCH /api/admin/blogs/${id}`, `POST /api/admin/blogs/${id}/publish`]);
+  expect(await after()).toEqual(['Blog published successfully']);
+  await expect(page.getByRole('row', { name: /Ballot Access Now!/ })).toContainText('published');
+
+  await page.goto('/blog/access-for-all');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ballot Access Now!');
+  await expect(page.getByText('Every voter deserves a choice. Even in Ohio.')).toBeVisible();
+});
+
+/** Presses a toolbar button with the keyboard: into the toolbar (one tab stop), along it
+ *  with the arrow keys, Enter, and Tab back into the text. */
+async function tool(page: Page, name: string) {
+  const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
+  if (await content(page).evaluate((e) => e === document.activeElement)) await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Home');
+  const target = toolbar.getByRole('button', { name, exact: true });
+  for (let i = 0; i < 13 && !(await target.evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('ArrowRight');
+  await expect(target).toBeFocused();
+  await page.keyboard.press('Enter');
+}
+
+async function backToText(page: Page) {
+  await page.keyboard.press('Tab');
+  await expect(content(page)).toBeFocused();
+}
+
+/** Tabs (forwards or back) until `target` has focus. */
+async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab') {
+  for (let i = 0; i < 40 && !(await target.evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press(key);
+  await expect(target).toBeFocused();
+}
+
+test('written and published with the keyboard alone, with every toolbar button', async ({ page, db }) => {
+  await signIn(page);
+  await openEditor(page, 'new');
+  await page.keyboard.press('Tab');
+  await expect(field(page, 'Title')).toBeFocused();
+  await page.keyboard.type('Keyboard post');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(field(page, 'Excerpt')).toBeFocused();
+  await page.keyboard.type('Written without a mouse.');
+  await tabTo(page, content(page), 'Tab');
+
+  await tool(page, 'Heading 1');
+  await backToText(page);
+  await page.keyboard.type('Our plan');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('We ');
+  await tool(page, 'Bold');
+  await backToText(page);
+  await page.keyboard.type('will');
+  await page.keyboard.press(`${MOD}+b`);
+  await page.keyboard.type(' win ');
+  await tool(page, 'Italic');
+  await backToText(page);
+  await page.keyboard.type('together');
+  await page.keyboard.press(`${MOD}+i`);
+  await page.keyboard.type(' with ');
+  await tool(page, 'Inline code');
+  await backToText(page);
+  await page.keyboard.type('ACP-2028');
+  await tool(page, 'Inline code');
+  await backToText(page);
+  await page.keyboard.type(' today.');
+  await page.keyboard.press('Enter');
+  await tool(page, 'Heading 2');
+  await backToText(page);
+  await page.keyboard.type('Steps');
+  await page.keyboard.press('Enter');
+  await tool(page, 'Numbered list');
+  await backToText(page);
+  await page.keyboard.type('Register');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Vote');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter'); // an empty item leaves the list
+  await tool(page, 'Bullet list');
+  await backToText(page);
+  await page.keyboard.type('Tell a friend');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await tool(page, 'Heading 3');
+  await backToText(page);
+  await page.keyboard.type('Words');
+  await page.keyboard.press('Enter');
+  await tool(page, 'Quote');
+  await backToText(page);
+  await page.keyboard.type('Be the change');
+  await page.keyboard.press('Enter');
+  await tool(page, 'Quote');
+  await backToText(page);
+
+  // An image in the text: uploaded, then described.
+  const chooser = page.waitForEvent('filechooser');
+  await tool(page, 'Insert image');
+  await (await chooser).setFiles(png('rally.png'));
+  const altDialog = page.getByRole('dialog', { name: 'Image description' });
+  await expect(altDialog.getByLabel('Alt text')).toBeFocused();
+  await page.keyboard.type('Supporters at the rally');
+  await page.keyboard.press('Enter');
+  await expect(altDialog).toBeHidden();
+  await expect(content(page)).toBeFocused();
+
+  // Undo and redo, by button and by key.
+  await page.keyboard.type('Oops');
+  await expect(content(page)).toContainText('Oops');
+  await tool(page, 'Undo');
+  await expect(content(page)).not.toContainText('Oops');
+  await page.keyboard.press('ArrowRight'); // Redo is next
+  await expect(page.getByRole('button', { name: 'Redo' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(content(page)).toContainText('Oops');
+  await backToText(page);
+  await page.keyboard.press(`${MOD}+z`);
+  await expect(content(page)).not.toContainText('Oops');
+
+  // A link: a refused scheme, then a good one.
+  await page.keyboard.type('Join us');
+  await page.keyboard.press('Shift+Home');
+  await tool(page, 'Insert link');
+  const linkDialog = page.getByRole('dialog', { name: 'Insert link' });
+  const url = linkDialog.getByLabel('URL');
+  await expect(url).toBeFocused();
+  await page.keyboard.press(`${MOD}+a`);
+  await page.keyboard.type('javascript:alert(1)');
+  await page.keyboard.press('Enter');
+  await expect(linkDialog.getByRole('alert')).toContainText('starting with http, https, ftp, ftps, mailto, tel, callto, sms, cid or xmpp');
+  await page.keyboard.press(`${MOD}+a`);
+  await page.keyboard.type('https://example.org/join');
+  await page.keyboard.press('Enter');
+  await expect(linkDialog).toBeHidden();
+  await expect(content(page)).toBeFocused();
+
+  // Publish, from the keyboard: back up to the top bar.
+  await tabTo(page, button(page, 'Publish'), 'Shift+Tab');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/admin\/dashboard\?tab=blogs$/);
+  await expect(toastRegion(page).getByRole('listitem')).toContainText('Blog published successfully');
+  const [post] = db.query<{ status: string; content: string }>("SELECT status, content FROM blog_posts WHERE slug = 'keyboard-post'");
+  expect(post.status).toBe('published');
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  expect(post.content).toMatch(
+    new RegExp(
+      '^' +
+        escape(
+          '<h1>Our plan</h1>' +
+            '<p>We <strong>will</strong> win <em>together</em> with <code>ACP-2028</code> today.</p>' +
+            '<h2>Steps</h2><ol><li>Register</li><li>Vote</li></ol><ul><li>Tell a friend</li></ul>' +
+            '<h3>Words</h3><blockquote><p>Be the change</p></blockquote>',
+        ) +
+        '<img src="/uploads/[0-9a-f]+\\.png" alt="Supporters at the rally">' +
+        escape(`<p><a href="https://example.org/join" ${REL}>Join us</a></p>`) +
+        '$',
+    ),
+  );
+});
+
+test('images: the featured image and images in the text, good, too big and of the wrong type', async ({ page, db, allowConsole }) => {
+  allowConsole(failedLoad(400));
+  const id = addPost(db, 'Pictures');
+  await signIn(page);
+  await openEditor(page, id);
+  const chooser = field(page, 'Featured Image');
+  const toast = toastRegion(page).getByRole('listitem');
+
+  await chooser.setInputFiles(tooBig);
+  await expect(toast).toContainText('Image must be less than 5MB');
+  await expect(chooser).toHaveValue('');
+  await chooser.setInputFiles(wrongType);
+  await expect(toast).toContainText('Only JPEG, PNG, GIF or WebP images can be uploaded.');
+  // The right type by name, not by its bytes: the server refuses it.
+  await chooser.setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
+  await expect(toast).toContainText('Failed to upload image');
+  await expect(chooser).toHaveValue('');
+  await expect(button(page, 'Remove Image')).toHaveCount(0);
+
+  await chooser.setInputFiles(png('banner.png'));
+  await expect(toast).toContainText('Image "banner.png" uploaded successfully');
+  const preview = page.getByRole('img', { name: 'Featured image preview' });
+  await expect(preview).toBeVisible();
+  expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+  await expect(page.getByText('banner.png', { exact: true })).toBeVisible();
+  await button(page, 'Remove Image').click();
+  await expect(preview).toHaveCount(0);
+  await expect(chooser).toBeFocused();
+  await chooser.setInputFiles(png('banner.png'));
+  await expect(preview).toBeVisible();
+  await field(page, 'Image Alt Text').fill('A crowd at the statehouse');
+
+  // In the text, the same checks before any upload.
+  await content(page).click();
+  for (const [file, message] of [
+    [tooBig, 'Image must be less than 5MB'],
+    [wrongType, 'Only JPEG, PNG, GIF or WebP images can be uploaded.'],
+  ] as const) {
+    const picker = page.waitForEvent('filechooser');
+    await button(page, 'Insert image').click();
+    await (await picker).setFiles(file);
+    await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible();
+  }
+
+  await button(page, 'Save Draft').click();
+  await expect(toast).toContainText('Blog updated successfully');
+  expect(stored(db, id)).toMatchObject({ featured_image: expect.stringMatching(/^\/uploads\/[0-9a-f]+\.png$/), featured_image_alt: 'A crowd at the statehouse' });
+});
+
+/** A text colour as sRGB channels (the browser may report it as oklch). */
+function rgb(element: Locator): Promise<[number, number, number]> {
+  return element.evaluate((e) => {
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = 1;
+    const context = canvas.getContext('2d')!;
+    context.fillStyle = getComputedStyle(e).color;
+    context.fillRect(0, 0, 1, 1);
+    const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+    return [r, g, b] as [number, number, number];
+  });
+}
+
+const looks = {
+  normal: ([r, g, b]: number[]) => Math.max(r, g, b) < 128, // dark grey
+  warn: ([r, g, b]: number[]) => r > 150 && g > 0.25 * r && g < 0.6 * r && b < g, // orange
+  over: ([r, g, b]: number[]) => r > 150 && g < 0.2 * r && b < 0.2 * r, // red
+};
+
+test('counters change colour at their thresholds; the excerpt may run long, the alt text may not', async ({ page, db }) => {
+  const id = addPost(db, 'Counting', { excerpt: null });
+  await signIn(page);
+  await openEditor(page, id);
+  const steps: [string, number, string, keyof typeof looks][] = [
+    ['Excerpt', 250, '250/300', 'normal'],
+    ['Excerpt', 251, '251/300', 'warn'],
+    ['Excerpt', 300, '300/300', 'warn'],
+    ['Excerpt', 320, '320/300', 'over'],
+    ['SEO Keywords', 450, '450/500', 'normal'],
+    ['SEO Keywords', 451, '451/500', 'warn'],
+    ['Image Alt Text', 100, '100/125', 'normal'],
+    ['Image Alt Text', 101, '101/125', 'warn'],
+    ['Image Alt Text', 126, '126/125', 'over'],
+  ];
+  for (const [label, length, shown, tone] of steps) {
+    const input = field(page, label);
+    await input.fill('x'.repeat(length));
+    const count = page.locator(`[id="${await input.getAttribute('aria-describedby')}"]`);
+    await expect(count).toHaveText(shown);
+    await expect(count).toHaveAttribute('data-tone', tone);
+    expect(looks[tone](await rgb(count)), `${label} at ${length}: ${tone}`).toBe(true);
+  }
+  // Said to screen readers politely once typing pauses.
+  await expect(page.getByRole('status').filter({ hasText: 'Image Alt Text: 126 of 125 characters, over the recommended length' })).toBeAttached();
+
+  // The alt text stops at 200; the excerpt's 300 is advice, and saving is never blocked.
+  await field(page, 'Image Alt Text').fill('y'.repeat(250));
+  await expect(field(page, 'Image Alt Text')).toHaveValue('y'.repeat(200));
+  await button(page, 'Save Draft').click();
+  await expect(toastRegion(page).getByRole('listitem')).toContainText('Blog updated successfully');
+  expect(stored(db, id).excerpt).toHaveLength(320);
+});
+
+test('Preview shows the unsaved text as the public page will, in a new tab', async ({ page, db }) => {
+  const id = addPost(db, 'Preview me');
+  await signIn(page);
+  await openEditor(page, 'new');
+  await expect(button(page, 'Preview')).toBeDisabled();
+
+  await openEditor(page, id);
+  await field(page, 'Title').fill('Preview me, changed');
+  await content(page).click();
+  await page.keyboard.press(`${MOD}+End`);
+  await page.keyboard.type(' Not saved yet.');
+  const popup = page.waitForEvent('popup');
+  await button(page, 'Preview').click();
+  const tab = await popup;
+  await expect(tab).toHaveURL(/\/admin\/preview\/[0-9a-f]+$/);
+  await expect(tab.getByRole('heading', { level: 1 })).toHaveText('Preview me, changed');
+  await expect(tab.getByText('The text of Preview me. Not saved yet.')).toBeVisible();
+  await tab.close();
+  expect(stored(db, id)).toMatchObject({ title: 'Preview me', content: '<p>The text of Preview me.</p>' });
+});
+
+test('leaving unsaved changes asks first; after a reload they are offered back, and gone once saved', async ({ page, db }) => {
+  const id = addPost(db, 'Half done');
+  await signIn(page);
+  await openEditor(page, id);
+  // Nothing changed: nothing to ask.
+  await page.getByRole('link', { name: 'Back to Admin' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Dashboard');
+
+  await openEditor(page, id);
+  await field(page, 'Title').fill('Half done, and more');
+  await content(page).click();
+  await page.keyboard.press(`${MOD}+End`);
+  await page.keyboard.type(' A second thought.');
+  await page.getByRole('link', { name: 'Back to Admin' }).click();
+  const ask = page.getByRole('alertdialog', { name: 'Leave without saving?' });
+  await expect(ask).toBeVisible();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectAccessible(page);
+  }
+  await ask.getByRole('button', { name: 'Stay' }).click();
+  await expect(ask).toBeHidden();
+  await expect(field(page, 'Title')).toHaveValue('Half done, and more');
+
+  // A reload (or a closed tab) asks the browser's own question first.
+  const question = new Promise<string>((resolve) =>
+    page.once('dialog', (dialog) => {
+      resolve(dialog.type());
+      void dialog.accept();
+    }),
+  );
+  await page.reload();
+  expect(await question).toBe('beforeunload');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Edit Blog Post');
+  await expect(field(page, 'Title')).toHaveValue('Half done');
+  const offer = page.getByRole('region', { name: 'Unsaved changes found' });
+  await expect(offer).toBeVisible();
+  await expectAccessible(page);
+  await offer.getByRole('button', { name: 'Restore changes' }).click();
+  await expect(field(page, 'Title')).toHaveValue('Half done, and more');
+  await expect(content(page)).toHaveText('The text of Half done. A second thought.');
+  await expect(field(page, 'Title')).toBeFocused();
+
+  await button(page, 'Save Draft').click();
+  await expect(toastRegion(page).getByRole('listitem')).toContainText('Blog updated successfully');
+  expect(stored(db, id)).toMatchObject({ title: 'Half done, and more', content: '<p>The text of Half done. A second thought.</p>' });
+  await openEditor(page, id);
+  await expect(field(page, 'Title')).toHaveValue('Half done, and more');
+  await expect(offer).toHaveCount(0);
+
+  // Leaving anyway keeps the work in the browser, until it is discarded.
+  await field(page, 'Excerpt').fill('Second thoughts');
+  await page.getByRole('link', { name: 'Back to Admin' }).click();
+  await ask.getByRole('button', { name: 'Leave' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Dashboard');
+  await openEditor(page, id);
+  await expect(field(page, 'Excerpt')).toHaveValue('About Half done.');
+  await offer.getByRole('button', { name: 'Discard them' }).click();
+  await expect(offer).toHaveCount(0);
+  await expect(field(page, 'Excerpt')).toHaveValue('About Half done.');
+  await openEditor(page, id);
+  await expect(field(page, 'Title')).toHaveValue('Half done, and more');
+  await expect(offer).toHaveCount(0);
+});
+
+test('failures keep the form and say why; unknown posts say so; a scheduled post opens as a draft', async ({ page, db, allowConsole }) => {
+  allowConsole(failedLoad(404));
+  allowConsole(/Failed to load resource: net::ERR_FAILED/); // the publish request we stop
+  const doomed = addPost(db, 'Doomed');
+  const draft = addPost(db, 'Stuck');
+  const scheduled = addPost(db, 'Later', { status: 'scheduled' });
+  await signIn(page);
+  const toast = toastRegion(page).getByRole('listitem');
+
+  // Deleted by someone else meanwhile: the server's reason, and the form as it was.
+  await openEditor(page, doomed);
+  await field(page, 'Title').fill('Doomed, renamed');
+  db.exec(`DELETE FROM blog_posts WHERE id = ${doomed}`);
+  await button(page, 'Save Draft').click();
+  await expect(toast).toContainText('Error');
+  await expect(toast).toContainText(`There is no blog post ${doomed}.`);
+  await expect(page).toHaveURL(new RegExp(`/admin/blog/${doomed}$`));
+  await expect(field(page, 'Title')).toHaveValue('Doomed, renamed');
+
+  // The publish request never arrives.
+  await openEditor(page, draft);
+  await page.route(`**/api/admin/blogs/${draft}/publish`, (route) => route.abort());
+  await button(page, 'Publish').click();
+  await expect(toast).toContainText('Failed to publish blog');
+  await expect(page).toHaveURL(new RegExp(`/admin/blog/${draft}$`));
+  expect(stored(db, draft).status).toBe('draft');
+
+  await openEditor(page, scheduled);
+  await button(page, 'Save Draft').click();
+  await expect(toast).toContainText('Blog updated successfully');
+  expect(stored(db, scheduled).status).toBe('draft');
+
+  for (const missing of ['99999', 'not-a-number']) {
+    await page.goto(`/admin/blog/${missing}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blog Post Not Found');
+    await expect(page.getByText('There is no such blog post. It may have been deleted.')).toBeVisible();
+  }
+  await page.getByRole('link', { name: 'Back to Admin' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Dashboard');
+});
+
+test('the editor and its dialogs have no accessibility violations at 1440 and 390 px', async ({ page, db, allowConsole }) => {
+  allowConsole(failedLoad(404)); // the sample images are not uploaded
+  const id = addPost(db, 'Accessible', {
+    content: '<h2>Title</h2><p>Some <strong>text</strong> and <a href="https://example.org/">a link</a>.</p><ul><li>One</li></ul><img src="/uploads/none.png" alt="Chart">',
+    featured_image: '/uploads/none.png',
+    featured_image_alt: 'A chart',
+  });
+  await signIn(page);
+  await openEditor(page, id);
+  await expect(button(page, 'Remove Image')).toBeVisible();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectAccessible(page);
+    expect(await content(page).evaluate((e) => e.getBoundingClientRect().height)).toBeGreaterThanOrEqual(300);
+  }
+  await content(page).click();
+  await button(page, 'Insert link').click();
+  await expect(page.getByRole('dialog', { name: 'Insert link' })).toBeVisible();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectAccessible(page);
+  }
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Insert link' })).toBeHidden();
+  await button(page, 'Edit alt text').click();
+  await expect(page.getByRole('dialog', { name: 'Image description' })).toBeVisible();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectAccessible(page);
+  }
+});
