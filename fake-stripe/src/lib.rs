@@ -14,7 +14,9 @@
 //! - `POST /v1/payment_intents/{id}/cancel` (secret key).
 //!
 //! And a few controls for tests, under `/__fake/`: `config` (`{webhookUrl, webhookSecret}`),
-//! `fail-next` (`{status, message}`: the next create fails that way), `requests` (what the
+//! `fail-next` (`{status, message, receiptEmail?}`: the next create fails that way; with
+//! `receiptEmail`, only the next create for that donor, so parallel tests do not take each
+//! other's failures), `requests` (what the
 //! api sent), `payment_intents/{id}/{succeed|fail|cancel}` (what a payment would do, without
 //! a browser), and `events` (the webhook events sent, with their delivery status).
 
@@ -66,7 +68,8 @@ struct State {
     /// Idempotency-Key -> (the parameters it was first used with, the reply).
     idempotent: HashMap<String, (HashMap<String, String>, Value)>,
     requests: Vec<Recorded>,
-    fail_next: Option<(u16, String)>,
+    /// Failures waiting for the next create: (receipt email it is for, or any; status, message).
+    fail_next: Vec<(Option<String>, u16, String)>,
     webhook_url: Option<String>,
     webhook_secret: Option<String>,
     events: Vec<SentEvent>,
@@ -92,7 +95,19 @@ impl FakeStripe {
 
     /// Makes the next `POST /v1/payment_intents` fail with `status` and Stripe's error shape.
     pub fn fail_next_create(&self, status: u16, message: impl Into<String>) {
-        self.lock().fail_next = Some((status, message.into()));
+        self.lock().fail_next.push((None, status, message.into()));
+    }
+
+    /// Makes the next `POST /v1/payment_intents` with this `receipt_email` fail.
+    pub fn fail_next_create_for(
+        &self,
+        email: impl Into<String>,
+        status: u16,
+        message: impl Into<String>,
+    ) {
+        self.lock()
+            .fail_next
+            .push((Some(email.into()), status, message.into()));
     }
 
     /// Every request the api made, oldest first.
@@ -280,7 +295,13 @@ impl FakeStripe {
                 )
             };
         }
-        if let Some((status, message)) = state.fail_next.take() {
+        let receipt_email = params.get("receipt_email");
+        if let Some(at) = state
+            .fail_next
+            .iter()
+            .position(|(email, _, _)| email.is_none() || email.as_ref() == receipt_email)
+        {
+            let (_, status, message) = state.fail_next.remove(at);
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY);
             return stripe_error(status, "api_error", None, &message);
         }
@@ -386,7 +407,10 @@ impl FakeStripe {
                 let message = body["message"]
                     .as_str()
                     .unwrap_or("An unknown error occurred.");
-                self.fail_next_create(status, message);
+                match body["receiptEmail"].as_str() {
+                    Some(email) => self.fail_next_create_for(email, status, message),
+                    None => self.fail_next_create(status, message),
+                }
                 reply(StatusCode::OK, &json!({ "ok": true }))
             }
             ("GET", ["requests"]) => reply(StatusCode::OK, &self.requests()),

@@ -247,7 +247,7 @@ test.describe('donating', () => {
   test('Stripe refusing the setup: "Payment Setup Failed", and the gift does not count', async ({ page, allowConsole }) => {
     allowConsole(failedLoad(502));
     const email = uniqueEmail('setup');
-    await fetch(`${process.env.FAKE_STRIPE_URL}/__fake/fail-next`, { method: 'POST', body: JSON.stringify({ status: 500, message: 'boom' }) });
+    await fetch(`${process.env.FAKE_STRIPE_URL}/__fake/fail-next`, { method: 'POST', body: JSON.stringify({ status: 500, message: 'boom', receiptEmail: email }) });
     await page.goto('/donate');
     await page.getByText('$100', { exact: true }).click();
     await fillDonor(page, { email });
