@@ -9,6 +9,7 @@
 //! set) runs with the changed paths on stdin. The static files' index is told which paths
 //! changed before anyone is answered, so a reply means the new pages are being served.
 
+use std::collections::HashSet;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 
@@ -23,6 +24,8 @@ use crate::static_files::StaticFiles;
 /// Why the public site could not be brought up to date (the post itself is saved).
 pub type Failure = String;
 
+/// A request: the post that changed (`None`: anything may have), and who waits for the answer.
+type Request = (Option<i64>, oneshot::Sender<Result<(), Failure>>);
 type Waiter = oneshot::Sender<Result<(), Failure>>;
 
 /// The site the blog's pages are rendered with (content, templates, the client manifest),
@@ -57,7 +60,7 @@ impl SiteHandle {
 /// The handle handlers use; cheap to clone.
 #[derive(Clone)]
 pub struct Rebuilder {
-    requests: Option<mpsc::UnboundedSender<Waiter>>,
+    requests: Option<mpsc::UnboundedSender<Request>>,
     site: Option<SiteHandle>,
 }
 
@@ -92,13 +95,15 @@ impl Rebuilder {
     }
 
     /// Brings the blog's pages up to date with the database and returns once they are live.
-    pub async fn rebuild(&self) -> Result<(), Failure> {
+    /// `changed` names the post a change was about, so only it is read again; `None` reads
+    /// every post.
+    pub async fn rebuild(&self, changed: Option<i64>) -> Result<(), Failure> {
         let Some(requests) = &self.requests else {
             return Ok(());
         };
         let (done, wait) = oneshot::channel();
         requests
-            .send(done)
+            .send((changed, done))
             .map_err(|_| Failure::from("the rebuild worker has stopped"))?;
         wait.await
             .unwrap_or_else(|_| Err("the rebuild worker has stopped".into()))
@@ -108,8 +113,8 @@ impl Rebuilder {
 /// The state the worker keeps between rebuilds.
 struct Current {
     site: Arc<Site>,
-    /// What the output folder shows now.
-    blog: Blog,
+    /// What the output folder shows now (shared with the next read, never copied).
+    blog: Arc<Blog>,
 }
 
 async fn worker(
@@ -117,13 +122,15 @@ async fn worker(
     db: Db,
     hook: Option<String>,
     files: Arc<StaticFiles>,
-    mut requests: mpsc::UnboundedReceiver<Waiter>,
+    mut requests: mpsc::UnboundedReceiver<Request>,
 ) {
     let mut current: Option<Current> = None;
     // The first pass syncs everything, even before anyone asks.
     let mut waiters: Vec<Waiter> = Vec::new();
+    // The posts changed since the last pass; `None` when any may have.
+    let mut changed: Option<HashSet<i64>> = None;
     loop {
-        let result = run(&site, &db, &files, &mut current).await;
+        let result = run(&site, &db, &files, &mut current, changed.take()).await;
         let result = match result {
             Ok(paths) => {
                 // The hook pushes what is already live; nobody waits for it.
@@ -143,13 +150,24 @@ async fn worker(
             let _ = waiter.send(result.clone());
         }
         // Wait for the next request, then take every other one already waiting.
-        match requests.recv().await {
-            Some(first) => waiters.push(first),
-            None => return,
-        }
+        let Some(first) = requests.recv().await else {
+            return;
+        };
+        let mut batch = vec![first];
         while let Ok(more) = requests.try_recv() {
-            waiters.push(more);
+            batch.push(more);
         }
+        let mut ids = Some(HashSet::new());
+        for (post, waiter) in batch {
+            match (post, &mut ids) {
+                (Some(id), Some(ids)) => {
+                    ids.insert(id);
+                }
+                _ => ids = None,
+            }
+            waiters.push(waiter);
+        }
+        changed = ids;
     }
 }
 
@@ -159,11 +177,17 @@ async fn run(
     db: &Db,
     files: &Arc<StaticFiles>,
     current: &mut Option<Current>,
+    changed: Option<HashSet<i64>>,
 ) -> anyhow::Result<Vec<String>> {
+    let previous = current.as_ref().map(|c| c.blog.clone());
     let after = db
-        .read(Blog::query)
+        .read(move |c| match (&previous, &changed) {
+            (Some(previous), Some(changed)) => Blog::query_changed(c, previous, changed),
+            _ => Blog::query(c),
+        })
         .await
         .map_err(|e| anyhow::anyhow!("reading the posts: {e}"))?;
+    let after = Arc::new(after);
     let handle = handle.clone();
     let files = files.clone();
     let state = current.take();
@@ -174,8 +198,7 @@ async fn run(
                     let changes = blog::changes(&state.site, &state.blog, &after)?;
                     // The index learns of each stage as it is written: a new post answers
                     // before its list pages, feed and sitemap are rewritten.
-                    let paths = changes
-                        .apply_in_stages(&state.site.output, |written| files.refresh_now(written))?;
+                    let paths = changes.apply_in_stages(|written| files.refresh_now(written))?;
                     Ok((
                         Current {
                             site: state.site,

@@ -86,10 +86,30 @@ pub struct Blog {
     pub posts: Vec<Post>,
 }
 
+/// The columns [`Post::from_row`] reads, in its order.
+macro_rules! post_columns {
+    () => {
+        "id, title, slug, excerpt, content, featured_image, featured_image_alt, keywords, \
+         author_name, publish_date, updated_at"
+    };
+}
+
+/// Which posts are published, newest first: the one rule, shared by both queries below.
+macro_rules! published {
+    () => {
+        "FROM blog_posts WHERE status = 'published' AND publish_date IS NOT NULL \
+         ORDER BY publish_date DESC, id DESC"
+    };
+}
+
 /// The query both the full build and the api use: published posts, newest first.
-pub const PUBLISHED: &str = "SELECT id, title, slug, excerpt, content, featured_image, featured_image_alt, \
-     keywords, author_name, publish_date, updated_at FROM blog_posts \
-     WHERE status = 'published' AND publish_date IS NOT NULL ORDER BY publish_date DESC, id DESC";
+pub const PUBLISHED: &str = concat!("SELECT ", post_columns!(), " ", published!());
+
+/// Their ids alone, in the same order.
+const PUBLISHED_IDS: &str = concat!("SELECT id ", published!());
+
+/// One post by id, published or not (the caller knows it is).
+const POST_BY_ID: &str = concat!("SELECT ", post_columns!(), " FROM blog_posts WHERE id = ?1");
 
 impl Blog {
     /// The posts published in the database at `path`, read only; no database, no posts.
@@ -116,6 +136,30 @@ impl Blog {
         let mut stmt = conn.prepare_cached(PUBLISHED)?;
         let posts = stmt
             .query_map([], Post::from_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(Blog { posts })
+    }
+
+    /// The published posts now, given `previous` and the posts `changed` since it was read:
+    /// only those, and posts `previous` does not have, are read again in full. After a save
+    /// this reads one post instead of thousands.
+    pub fn query_changed(
+        conn: &Connection,
+        previous: &Blog,
+        changed: &std::collections::HashSet<i64>,
+    ) -> rusqlite::Result<Blog> {
+        let known: HashMap<i64, &Post> = previous.posts.iter().map(|p| (p.id, p)).collect();
+        let ids = conn
+            .prepare_cached(PUBLISHED_IDS)?
+            .query_map([], |r| r.get::<_, i64>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut one = conn.prepare_cached(POST_BY_ID)?;
+        let posts = ids
+            .into_iter()
+            .map(|id| match known.get(&id) {
+                Some(post) if !changed.contains(&id) => Ok((*post).clone()),
+                _ => one.query_row([id], Post::from_row),
+            })
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(Blog { posts })
     }
@@ -593,10 +637,18 @@ fn jobs(blog: &Blog) -> Vec<Job<'_>> {
 }
 
 /// A file's path in the output folder and its bytes.
-fn render_job(site: &Site, inputs: &PageInputs, blog: &Blog, job: &Job) -> Result<(String, Vec<u8>)> {
+fn render_job(
+    site: &Site,
+    inputs: &PageInputs,
+    blog: &Blog,
+    job: &Job,
+) -> Result<(String, Vec<u8>)> {
     let page = match job {
         Job::NotFound => {
-            return Ok((NOT_FOUND_FILE.to_owned(), rendered(site, &not_found_page(inputs))?));
+            return Ok((
+                NOT_FOUND_FILE.to_owned(),
+                rendered(site, &not_found_page(inputs))?,
+            ));
         }
         Job::Feed => return Ok((FEED_FILE.into(), feed(site, blog).into_bytes())),
         Job::Sitemap => return Ok((SITEMAP_FILE.into(), sitemap(site, blog).into_bytes())),
@@ -645,18 +697,21 @@ pub fn write_all(site: &Site, blog: &Blog) -> Result<()> {
 /// whose bytes differ and removes post and list pages that should not be there. Returns the
 /// paths it touched.
 pub fn sync(site: &Site, blog: &Blog) -> Result<Vec<String>> {
-    let mut changes = Changes::default();
     let files = all_files(site, blog)?;
     let expected: std::collections::HashSet<&str> =
         files.iter().map(|(rel, _)| rel.as_str()).collect();
-    for (rel, bytes) in &files {
-        if std::fs::read(site.output.root().join(rel)).ok().as_deref() != Some(bytes.as_slice()) {
-            changes.write.push((rel.clone(), bytes.clone()));
-        }
-    }
+    let stale: Vec<&(String, Vec<u8>)> = files
+        .iter()
+        .filter(|(rel, bytes)| {
+            std::fs::read(site.output.root().join(rel)).ok().as_deref() != Some(bytes.as_slice())
+        })
+        .collect();
+    let mut touched = parallel(&stale, |(rel, bytes)| {
+        write(&site.output, rel, bytes)?;
+        Ok(rel.clone())
+    })?;
     // Pages on disk that no post or list page accounts for.
     let blog_dir = site.output.root().join("blog");
-    let mut on_disk = Vec::new();
     for dir in [blog_dir.clone(), blog_dir.join("page")] {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -665,16 +720,15 @@ pub fn sync(site: &Site, blog: &Blog) -> Result<Vec<String>> {
             let index = entry.path().join("index.html");
             if index.is_file() {
                 let rel = index.strip_prefix(site.output.root()).unwrap_or(&index);
-                on_disk.push(rel.to_string_lossy().replace('\\', "/"));
+                let rel = rel.to_string_lossy().replace('\\', "/");
+                if !expected.contains(rel.as_str()) {
+                    site.output.remove(&rel)?;
+                    touched.push(rel);
+                }
             }
         }
     }
-    for rel in on_disk {
-        if !expected.contains(rel.as_str()) {
-            changes.remove.push(rel);
-        }
-    }
-    changes.apply(&site.output)
+    Ok(touched)
 }
 
 /// The blog's files are written with fast compression, by the full build and the api's
@@ -683,41 +737,44 @@ fn write(output: &Output, rel: &str, bytes: &[u8]) -> Result<()> {
     output.write_with(rel, bytes, Compression::Fast)
 }
 
-/// What a change to the posts means for the output folder.
-#[derive(Debug, Default)]
-pub struct Changes {
-    /// Files to write, in the order to write them: post pages first, so a post is live
-    /// before the list pages, feed and sitemap that link to it are written.
-    pub write: Vec<(String, Vec<u8>)>,
-    /// How many of `write`, from the start, are post pages.
-    pub posts: usize,
+/// What a change to the posts means for the output folder: which files to render and write,
+/// which to remove. Nothing is rendered until [`Changes::apply_in_stages`], which does the
+/// post pages first, so a post is live before the list pages, feed and sitemap that link to
+/// it are even rendered.
+pub struct Changes<'a> {
+    site: &'a Site,
+    blog: &'a Blog,
+    /// New or changed post pages.
+    posts: Vec<Job<'a>>,
+    /// List pages, feed, sitemap.
+    rest: Vec<Job<'a>>,
     /// Files to remove (their compressed copies go with them).
-    pub remove: Vec<String>,
+    remove: Vec<String>,
 }
 
-impl Changes {
+impl Changes<'_> {
     /// Writes and removes; returns every path touched.
-    pub fn apply(&self, output: &Output) -> Result<Vec<String>> {
-        self.apply_in_stages(output, |_| {})
+    pub fn apply(&self, _output: &Output) -> Result<Vec<String>> {
+        self.apply_in_stages(|_| {})
     }
 
-    /// Writes the post pages, tells `live` their paths (so a server can serve them at once),
-    /// then writes and removes the rest and tells `live` those; returns every path touched.
-    pub fn apply_in_stages(&self, output: &Output, mut live: impl FnMut(&[String])) -> Result<Vec<String>> {
-        let mut touched = Vec::with_capacity(self.write.len() + self.remove.len());
-        let (posts, rest) = self.write.split_at(self.posts.min(self.write.len()));
-        for (rel, bytes) in posts {
-            write(output, rel, bytes)?;
-            touched.push(rel.clone());
-        }
+    /// Renders and writes the post pages, tells `live` their paths (so a server can serve
+    /// them at once), then renders and writes the rest (on every core) and removes what has
+    /// gone, and tells `live` those; returns every path touched.
+    pub fn apply_in_stages(&self, mut live: impl FnMut(&[String])) -> Result<Vec<String>> {
+        let inputs = self.site.inputs();
+        let output = &self.site.output;
+        let render_and_write = |job: &Job| -> Result<String> {
+            let (rel, bytes) = render_job(self.site, &inputs, self.blog, job)?;
+            write(output, &rel, &bytes)?;
+            Ok(rel)
+        };
+        let mut touched = parallel(&self.posts, render_and_write)?;
         if !touched.is_empty() {
             live(&touched);
         }
         let first_rest = touched.len();
-        for (rel, bytes) in rest {
-            write(output, rel, bytes)?;
-            touched.push(rel.clone());
-        }
+        touched.extend(parallel(&self.rest, render_and_write)?);
         for rel in &self.remove {
             output.remove(rel)?;
             touched.push(rel.clone());
@@ -729,28 +786,30 @@ impl Changes {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.write.is_empty() && self.remove.is_empty()
+        self.posts.is_empty() && self.rest.is_empty() && self.remove.is_empty()
     }
 }
 
 /// The files that differ when the published posts go from `before` to `after`: changed or
 /// new post pages, the pages of posts gone (unpublished, deleted or renamed), the list pages
 /// whose posts changed (and surplus ones), the feed and the sitemap.
-pub fn changes(site: &Site, before: &Blog, after: &Blog) -> Result<Changes> {
-    let inputs = site.inputs();
-    let mut out = Changes::default();
+pub fn changes<'a>(site: &'a Site, before: &Blog, after: &'a Blog) -> Result<Changes<'a>> {
+    let mut out = Changes {
+        site,
+        blog: after,
+        posts: Vec::new(),
+        rest: Vec::new(),
+        remove: Vec::new(),
+    };
     let old: HashMap<i64, &Post> = before.posts.iter().map(|p| (p.id, p)).collect();
     let live_slugs: std::collections::HashSet<&str> =
         after.posts.iter().map(|p| p.slug.as_str()).collect();
 
     for post in &after.posts {
         if old.get(&post.id) != Some(&post) {
-            let page = post_page(&inputs, post);
-            out.write
-                .push((page.output.clone(), rendered(site, &page)?));
+            out.posts.push(Job::Post(post));
         }
     }
-    out.posts = out.write.len();
     for post in &before.posts {
         if !live_slugs.contains(post.slug.as_str()) {
             out.remove.push(html_path_for(&post_route(&post.slug)));
@@ -762,9 +821,7 @@ pub fn changes(site: &Site, before: &Blog, after: &Blog) -> Result<Changes> {
             && before.page(n) == after.page(n)
             && (before.page_count() == pages);
         if !same {
-            let page = list_page(&inputs, after, n);
-            out.write
-                .push((page.output.clone(), rendered(site, &page)?));
+            out.rest.push(Job::List(n));
         }
     }
     for n in pages + 1..=before.page_count() {
@@ -772,8 +829,7 @@ pub fn changes(site: &Site, before: &Blog, after: &Blog) -> Result<Changes> {
     }
     let feed_posts = |b: &Blog| b.posts.iter().take(FEED_SIZE).cloned().collect::<Vec<_>>();
     if feed_posts(before) != feed_posts(after) {
-        out.write
-            .push((FEED_FILE.into(), feed(site, after).into_bytes()));
+        out.rest.push(Job::Feed);
     }
     let listed = |b: &Blog| {
         b.posts
@@ -782,8 +838,7 @@ pub fn changes(site: &Site, before: &Blog, after: &Blog) -> Result<Changes> {
             .collect::<Vec<_>>()
     };
     if listed(before) != listed(after) {
-        out.write
-            .push((SITEMAP_FILE.into(), sitemap(site, after).into_bytes()));
+        out.rest.push(Job::Sitemap);
     }
     Ok(out)
 }

@@ -31,7 +31,8 @@ pub struct BuildOptions {
     pub ssr_entry: PathBuf,
     /// The Node script that renders islands with `ssr_entry`.
     pub island_script: PathBuf,
-    /// Resized images kept between builds.
+    /// Resized images (and, in `compressed/`, the `.br`/`.gz` copies of bundles and pages)
+    /// kept between builds.
     pub cache_dir: PathBuf,
     /// The output folder (`dist/`), emptied first.
     pub out_dir: PathBuf,
@@ -64,6 +65,12 @@ impl BuildOptions {
             script: self.island_script.clone(),
             ssr_entry: self.ssr_entry.clone(),
         }
+    }
+
+    /// Where the `.br`/`.gz` copies of bundles and pages are kept between builds (beside the
+    /// resized images).
+    pub fn compression_cache(&self) -> PathBuf {
+        self.cache_dir.join("compressed")
     }
 
     /// The database the blog posts are read from.
@@ -112,7 +119,7 @@ impl Site {
                 .validate()
                 .map_err(|e| anyhow::anyhow!("SITE_URL: {e}"))?;
         }
-        let output = Output::new(&opts.out_dir);
+        let output = Output::new(&opts.out_dir).with_cache(opts.compression_cache());
         let assets = Arc::new(Assets::load(&opts.client_dir)?);
         let media = Arc::new(Media::new(
             content.media_dir(),
@@ -212,7 +219,7 @@ impl Site {
 /// Builds the whole site into `opts.out_dir`: every page, and the blog from the posts
 /// published in `opts.data_dir`'s database.
 pub fn build(opts: &BuildOptions, renderer: &dyn Renderer) -> Result<Report> {
-    let output = Output::new(&opts.out_dir);
+    let output = Output::new(&opts.out_dir).with_cache(opts.compression_cache());
     output.clean()?;
     assets::copy_client_files(&opts.client_dir, &output)?;
     let site = Site::open(opts)?;

@@ -83,7 +83,7 @@ impl TestApp {
         let data_dir = config.data_dir.clone();
         let state = AppState::new(config, db.clone()).unwrap();
         // The worker's first pass (a sync) has run once a rebuild comes back.
-        state.rebuilder.rebuild().await.unwrap();
+        state.rebuilder.rebuild(None).await.unwrap();
         TestApp {
             app: api::app(state.clone()).boxed(),
             state,

@@ -622,11 +622,12 @@ async fn save_in_db(
 /// (`warning`), and the next change or a `generator build` repairs them.
 async fn answer_after_rebuild<T: Serialize>(
     state: &AppState,
+    post: i64,
     status: StatusCode,
     body: &T,
 ) -> Response {
     let mut body = serde_json::to_value(body).unwrap_or_default();
-    if let Err(why) = state.rebuilder.rebuild().await {
+    if let Err(why) = state.rebuilder.rebuild(Some(post)).await {
         tracing::warn!(%why, "a blog change is saved but not yet on the public site");
         body["warning"] = serde_json::json!(
             "Saved, but the public website could not be updated yet. It will be updated with the next change."
@@ -639,7 +640,7 @@ async fn answer_after_rebuild<T: Serialize>(
 async fn create(state: AppState, admin: Admin, input: Input) -> Result<Response, Rejection> {
     let fields = Fields::merge(input, None, &state.site.default_author)?;
     let post = save_in_db(&state, None, fields, admin.ip).await?;
-    Ok(answer_after_rebuild(&state, StatusCode::CREATED, &post).await)
+    Ok(answer_after_rebuild(&state, post.id, StatusCode::CREATED, &post).await)
 }
 
 /// PATCH /api/admin/blogs/{id}: changes what the body sends.
@@ -657,7 +658,7 @@ async fn update(
         .ok_or_else(|| not_found(id))?;
     let fields = Fields::merge(input, Some(&existing), &state.site.default_author)?;
     let post = save_in_db(&state, Some(id), fields, admin.ip).await?;
-    Ok(answer_after_rebuild(&state, StatusCode::OK, &post).await)
+    Ok(answer_after_rebuild(&state, post.id, StatusCode::OK, &post).await)
 }
 
 /// POST /api/admin/blogs/{id}/publish: publishes a draft or scheduled post, setting its
@@ -683,7 +684,7 @@ async fn publish(state: AppState, admin: Admin, id: String) -> Result<Response, 
         })
         .await?
         .ok_or_else(|| not_found(id))?;
-    Ok(answer_after_rebuild(&state, StatusCode::OK, &post).await)
+    Ok(answer_after_rebuild(&state, post.id, StatusCode::OK, &post).await)
 }
 
 /// DELETE /api/admin/blogs/{id}
@@ -704,6 +705,7 @@ async fn delete(state: AppState, admin: Admin, id: String) -> Result<Response, R
     }
     Ok(answer_after_rebuild(
         &state,
+        id,
         StatusCode::OK,
         &serde_json::json!({ "success": true }),
     )
