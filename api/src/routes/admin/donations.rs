@@ -88,13 +88,36 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     list.or(export).unify().boxed()
 }
 
+/// The columns [`donation_from_row`] reads, in its order; queries may add more after them.
+const DONATION_COLUMNS: &str = "id, amount_cents, donor_name, donor_email, donor_address, \
+     donor_city, donor_state, donor_zip_code, donor_occupation, donor_employer, \
+     contribution_purpose, citizenship_confirmed, status, payment_intent_id, created_at, updated_at";
+
+fn donation_from_row(r: &rusqlite::Row) -> rusqlite::Result<Donation> {
+    Ok(Donation {
+        id: r.get(0)?,
+        amount: dollars(r.get(1)?),
+        donor_name: r.get(2)?,
+        donor_email: r.get(3)?,
+        donor_address: r.get(4)?,
+        donor_city: r.get(5)?,
+        donor_state: r.get(6)?,
+        donor_zip_code: r.get(7)?,
+        donor_occupation: r.get(8)?,
+        donor_employer: r.get(9)?,
+        contribution_purpose: r.get(10)?,
+        citizenship_confirmed: r.get(11)?,
+        status: r.get(12)?,
+        payment_intent_id: r.get(13)?,
+        created_at: r.get(14)?,
+        updated_at: r.get(15)?,
+    })
+}
+
 async fn donations(state: &AppState, order: Order) -> Result<Vec<Donation>, ApiError> {
     // The ORDER BY comes from the fixed choices above, never from the request's text.
     let sql = format!(
-        "SELECT id, amount_cents, donor_name, donor_email, donor_address, donor_city, donor_state, \
-         donor_zip_code, donor_occupation, donor_employer, contribution_purpose, \
-         citizenship_confirmed, status, payment_intent_id, created_at, updated_at \
-         FROM donations ORDER BY {} {dir}, id {dir}",
+        "SELECT {DONATION_COLUMNS} FROM donations ORDER BY {} {dir}, id {dir}",
         order.column,
         dir = if order.descending { "DESC" } else { "ASC" }
     );
@@ -102,27 +125,7 @@ async fn donations(state: &AppState, order: Order) -> Result<Vec<Donation>, ApiE
         .db
         .read(move |c| {
             let mut stmt = c.prepare(&sql)?;
-            stmt.query_map([], |r| {
-                Ok(Donation {
-                    id: r.get(0)?,
-                    amount: dollars(r.get(1)?),
-                    donor_name: r.get(2)?,
-                    donor_email: r.get(3)?,
-                    donor_address: r.get(4)?,
-                    donor_city: r.get(5)?,
-                    donor_state: r.get(6)?,
-                    donor_zip_code: r.get(7)?,
-                    donor_occupation: r.get(8)?,
-                    donor_employer: r.get(9)?,
-                    contribution_purpose: r.get(10)?,
-                    citizenship_confirmed: r.get(11)?,
-                    status: r.get(12)?,
-                    payment_intent_id: r.get(13)?,
-                    created_at: r.get(14)?,
-                    updated_at: r.get(15)?,
-                })
-            })?
-            .collect()
+            stmt.query_map([], donation_from_row)?.collect()
         })
         .await
 }
@@ -150,36 +153,16 @@ async fn export(state: AppState) -> Result<Response, Rejection> {
     let rows = state
         .db
         .read(|c| {
-            let mut stmt = c.prepare(
-                "SELECT id, amount_cents, donor_name, donor_email, donor_address, donor_city, donor_state, \
-                 donor_zip_code, donor_occupation, donor_employer, contribution_purpose, \
-                 citizenship_confirmed, status, payment_intent_id, created_at, updated_at, \
-                 donor_first_name, donor_last_name, contribution_year, \
+            let mut stmt = c.prepare(&format!(
+                "SELECT {DONATION_COLUMNS}, donor_first_name, donor_last_name, contribution_year, \
                  SUM(CASE WHEN status = 'completed' THEN amount_cents ELSE 0 END) OVER ( \
                      PARTITION BY donor_email, contribution_year ORDER BY created_at, id \
                      ROWS UNBOUNDED PRECEDING) \
-                 FROM donations ORDER BY created_at DESC, id DESC",
-            )?;
+                 FROM donations ORDER BY created_at DESC, id DESC"
+            ))?;
             stmt.query_map([], |r| {
                 Ok(ExportRow {
-                    donation: Donation {
-                        id: r.get(0)?,
-                        amount: dollars(r.get(1)?),
-                        donor_name: r.get(2)?,
-                        donor_email: r.get(3)?,
-                        donor_address: r.get(4)?,
-                        donor_city: r.get(5)?,
-                        donor_state: r.get(6)?,
-                        donor_zip_code: r.get(7)?,
-                        donor_occupation: r.get(8)?,
-                        donor_employer: r.get(9)?,
-                        contribution_purpose: r.get(10)?,
-                        citizenship_confirmed: r.get(11)?,
-                        status: r.get(12)?,
-                        payment_intent_id: r.get(13)?,
-                        created_at: r.get(14)?,
-                        updated_at: r.get(15)?,
-                    },
+                    donation: donation_from_row(r)?,
                     first_name: r.get(16)?,
                     last_name: r.get(17)?,
                     year: r.get(18)?,
