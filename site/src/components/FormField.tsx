@@ -7,6 +7,23 @@ interface Props {
 
 const inputTypes = { text: 'text', longText: 'text', email: 'email', phone: 'tel', zip: 'text' } as const;
 
+/** A field's visible label: its text, and an asterisk (hidden from screen readers, which
+ * hear the field's own required state) or "(optional)". */
+export function FieldLabel({ rule, id }: Props) {
+  return (
+    <label htmlFor={id} className="field-label">
+      {rule.label}
+      {rule.required ? (
+        <span aria-hidden="true" className="text-crimson">
+          {' '}*
+        </span>
+      ) : (
+        <span className="font-normal text-slate-600"> (optional)</span>
+      )}
+    </label>
+  );
+}
+
 /** A labelled input whose label, help and limits come from the server's rules. */
 export function FormField({ rule, id }: Props) {
   const common = {
@@ -20,16 +37,7 @@ export function FormField({ rule, id }: Props) {
   };
   return (
     <div>
-      <label htmlFor={id} className="field-label">
-        {rule.label}
-        {rule.required ? (
-          <span aria-hidden="true" className="text-crimson">
-            {' '}*
-          </span>
-        ) : (
-          <span className="font-normal text-slate-600"> (optional)</span>
-        )}
-      </label>
+      <FieldLabel rule={rule} id={id} />
       {rule.kind === 'longText' ? (
         <textarea {...common} rows={rule.rows ?? 5} />
       ) : (

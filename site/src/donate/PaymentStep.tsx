@@ -5,7 +5,8 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { toast } from '../lib/toast';
 import type { DonateCopy, DonateTexts } from './rules';
 import { formatAmount } from './rules';
-import { rememberPayment, stripeFor } from './stripe';
+import { rememberPayment } from './pending';
+import { stripeFor } from './stripe';
 
 /** The loading overlay waits this long, so a quick load never flashes it (spec §9). */
 export const OVERLAY_DELAY_MS = 500;

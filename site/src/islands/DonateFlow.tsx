@@ -1,11 +1,11 @@
 // The donate page: choose an amount, say who you are (and confirm what federal law asks),
 // then pay with Stripe's Payment Element. Rules, limits and texts come from the server's
 // rules (generator/src/donations.rs) through the props; the server checks everything again.
-import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, type ReactNode, Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { ApiError, apiRequest, failureText } from '../lib/api';
 import type { FieldRule } from '../lib/forms';
 import { toast } from '../lib/toast';
-import { PaymentStep } from '../donate/PaymentStep';
+import { FieldLabel } from '../components/FormField';
 import {
   type Allowance,
   type DonateCopy,
@@ -25,8 +25,13 @@ import {
   toCents,
   yearIn,
 } from '../donate/rules';
-import { takePayment } from '../donate/stripe';
+import { takePayment } from '../donate/pending';
 import { type AllowanceState, useAllowance } from '../donate/useAllowance';
+
+// The payment step (Stripe's React bindings and loader) is a chunk of its own: most visitors
+// never reach it, and it is fetched while the server sets the payment up.
+const loadPaymentStep = () => import('../donate/PaymentStep');
+const PaymentStep = lazy(() => loadPaymentStep().then((m) => ({ default: m.PaymentStep })));
 
 interface Props {
   idPrefix: string;
@@ -115,12 +120,14 @@ export default function DonateFlow({ idPrefix, rules, copy }: Props) {
       return;
     }
     setPending(true);
+    const step = loadPaymentStep();
     try {
       const reply = await apiRequest<{ clientSecret?: string }>('POST', '/api/create-payment-intent', paymentRequest(draft, amountCents!));
       if (!reply?.clientSecret) {
         toast({ variant: 'destructive', title: texts.setupFailed.title, description: texts.noClientSecret });
         return;
       }
+      await step;
       setStage({ name: 'payment', clientSecret: reply.clientSecret, amountCents: amountCents! });
     } catch (error) {
       const description = failureText(error, texts.setupFailed.description);
@@ -166,16 +173,18 @@ export default function DonateFlow({ idPrefix, rules, copy }: Props) {
     if (values.donorEmployer?.trim()) summary.push(['Employer', values.donorEmployer.trim()]);
     if (purpose) summary.push(['Purpose', purpose]);
     return (
-      <PaymentStep
-        idPrefix={idPrefix}
-        publishableKey={config.publishableKey}
-        clientSecret={stage.clientSecret}
-        amountCents={stage.amountCents}
-        summary={summary}
-        copy={copy}
-        texts={texts}
-        onChange={() => setStage({ name: 'details' })}
-      />
+      <Suspense>
+        <PaymentStep
+          idPrefix={idPrefix}
+          publishableKey={config.publishableKey}
+          clientSecret={stage.clientSecret}
+          amountCents={stage.amountCents}
+          summary={summary}
+          copy={copy}
+          texts={texts}
+          onChange={() => setStage({ name: 'details' })}
+        />
+      </Suspense>
     );
   }
 
@@ -350,16 +359,7 @@ function DonorField({ rule, id, value, onChange, invalid, error, choices, extraD
   };
   return (
     <div>
-      <label htmlFor={id} className="field-label">
-        {rule.label}
-        {rule.required ? (
-          <span aria-hidden="true" className="text-crimson">
-            {' '}*
-          </span>
-        ) : (
-          <span className="font-normal text-slate-600"> (optional)</span>
-        )}
-      </label>
+      <FieldLabel rule={rule} id={id} />
       {choices ? (
         <select {...common} onChange={(e) => onChange(rule.name, e.target.value)}>
           <option value="">Select…</option>
