@@ -64,13 +64,15 @@ for (let i = 2; i < process.argv.length; i++) {
 }
 
 // --- the pages -------------------------------------------------------------------------------
-// Every index.html in dist/, except the staff area and the file trees. The 404 page (404.html)
+// Every index.html in dist/, except the staff area (`.admin/` holds the admin shell, which the
+// server answers only at /admin; hidden folders are never served as they are) and the file trees. The 404 page (404.html)
 // is not audited: Lighthouse's SEO category fails any page answered with a status other than
 // 200 by design ("Page has unsuccessful HTTP status code"), which is exactly right for a 404.
 const EXCLUDED = ['admin', 'assets', 'media', 'downloads', 'forms'];
 function pages(dir, prefix = '') {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
+    if (name.startsWith('.')) return [];
     if (statSync(path).isDirectory()) return !prefix && EXCLUDED.includes(name) ? [] : pages(path, `${prefix}/${name}`);
     return name === 'index.html' ? [prefix || '/'] : [];
   });
