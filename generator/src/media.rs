@@ -109,6 +109,9 @@ struct Source {
     img: DynamicImage,
 }
 
+/// A single variant made by [`Media::sized`]: its URL, width and height.
+type Sized = (String, u32, u32);
+
 /// Processes images on demand while pages render and remembers the results.
 pub struct Media {
     source_dir: PathBuf,
@@ -117,7 +120,7 @@ pub struct Media {
     done: Mutex<HashMap<String, Responsive>>,
     /// `sized` results by image and width: every blog post with the same featured image
     /// shares one social card, and opening the source (a full decode) costs milliseconds.
-    sized_done: Mutex<HashMap<(String, u32), (String, u32, u32)>>,
+    sized_done: Mutex<HashMap<(String, u32), Sized>>,
 }
 
 impl Media {
@@ -154,7 +157,7 @@ impl Media {
 
     /// The URL of a single fallback variant no wider than `width`: social cards and
     /// structured data, whose readers do not all take WebP.
-    pub fn sized(&self, name: &str, width: u32) -> Result<(String, u32, u32)> {
+    pub fn sized(&self, name: &str, width: u32) -> Result<Sized> {
         let key = (name.to_owned(), width);
         if let Some(found) = self.sized_done.lock().unwrap().get(&key) {
             return Ok(found.clone());
