@@ -3,7 +3,8 @@
 //!
 //! [`process`] is the gatekeeper. In order, and refusing at the first problem:
 //!
-//! 1. **Size**: more than [`MAX_BYTES`] is [`UploadError::TooLarge`], before anything is parsed.
+//! 1. **Size**: [`MAX_BYTES`] or more is [`UploadError::TooLarge`] ("less than 5MB", as the
+//!    message and the editor say), before anything is parsed.
 //! 2. **Format, by the bytes**: the magic number (`image::guess_format`) must say JPEG, PNG, GIF
 //!    or WebP. File names and declared types are never consulted (the function never sees them).
 //! 3. **Markup anywhere**: the raw bytes are searched, case-insensitively, for `<script`,
@@ -72,7 +73,7 @@ use warp::hyper::body::Bytes;
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
-/// The largest upload accepted, in bytes.
+/// Uploads must be smaller than this, in bytes.
 pub const MAX_BYTES: usize = 5 * 1024 * 1024;
 /// The most pixels a still image may have.
 const MAX_PIXELS: u64 = 40_000_000;
@@ -188,7 +189,7 @@ fn content_type_for(extension: &str) -> Option<&'static str> {
 
 /// Checks an uploaded file and re-encodes it; see the module documentation for every step.
 pub fn process(bytes: &[u8]) -> Result<Processed, UploadError> {
-    if bytes.len() > MAX_BYTES {
+    if bytes.len() >= MAX_BYTES {
         return Err(UploadError::TooLarge);
     }
     if bytes.is_empty() {
@@ -1421,12 +1422,12 @@ mod tests {
     #[test]
     fn over_five_megabytes_is_too_large() {
         let mut big = png(8, 8);
-        big.resize(MAX_BYTES + 1, 0);
+        big.resize(MAX_BYTES, 0);
         let error = process(&big).unwrap_err();
         assert!(matches!(error, UploadError::TooLarge));
         assert_eq!(error.to_string(), "Image must be less than 5MB");
-        // Exactly the limit is not too large (here: refused for what follows the IEND).
-        big.truncate(MAX_BYTES);
+        // One byte less is not too large (here: refused for what follows the IEND).
+        big.truncate(MAX_BYTES - 1);
         refused_with(&big, EXTRA_DATA);
     }
 

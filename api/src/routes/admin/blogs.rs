@@ -793,7 +793,7 @@ async fn upload(
     Ok(json(StatusCode::OK, &serde_json::json!({ "url": url })))
 }
 
-/// The spec's message for an image over 5 MB, with `413`.
+/// The spec's message for an image of 5 MB or more, with `413`.
 fn image_too_large() -> ApiError {
     ApiError::ImageTooLarge
 }
