@@ -1,5 +1,5 @@
 // The staff session: 60 minutes from sign-in, a 401 ends it at once, and logout forgets
-// the token and every cached list.
+// the token, every cached list and the unsaved editor drafts.
 import { ADMIN_PASSWORD, expectAccessible, failedLoad, toastRegion } from './fixtures';
 import { expect, minutesAgo, panel, seedEverything, signIn, test } from './admin-fixtures';
 
@@ -47,17 +47,22 @@ test('a 401 mid-session signs the admin out at once', async ({ page, db, request
   expect(db.query('SELECT COUNT(*) AS n FROM contact_messages')).toEqual([{ n: 2 }]);
 });
 
-test('logout signs out on the server, forgets the token and discards every cached list', async ({ page, db, request }) => {
+test('logout signs out on the server, forgets the token and the unsaved drafts, and discards every cached list', async ({ page, db, request }) => {
   seedEverything(db);
   await signIn(page);
   await expect(panel(page).getByRole('listitem')).toHaveCount(2);
   const old = await token(page);
+
+  // Unsaved editor work, as the editor keeps it: a deliberate logout forgets it.
+  const draftKey = 'acp:blog-draft:new';
+  await page.evaluate((key) => localStorage.setItem(key, '{"form":{},"keptAt":0}'), draftKey);
 
   const loggedOut = page.waitForResponse('**/api/admin/logout');
   await page.getByRole('button', { name: 'Logout' }).click();
   expect((await loggedOut).ok()).toBe(true);
   await expect(page.getByRole('heading', { level: 1, name: 'Admin Access' })).toBeFocused();
   expect(await token(page)).toBeNull();
+  expect(await page.evaluate((key) => localStorage.getItem(key), draftKey)).toBeNull();
   expect((await request.get('/api/admin/contacts', { headers: { Authorization: `Bearer ${old}` } })).status()).toBe(401);
 
   // Lists are never stale while signed in; after a logout they are fetched afresh.

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toastStore } from '../lib/toast';
+import { keepDraft, readDraft } from './blog/drafts';
+import { EMPTY_FORM } from './blog/form';
 import { queryClient } from './queryClient';
 import { EXPIRES_KEY, TOKEN_KEY, armTimer, logout, sessionStore, signIn } from './session';
 
@@ -68,6 +70,23 @@ describe('the session store', () => {
     expect(queryClient.getQueryData(['admin', 'blogs'])).toBeUndefined();
     vi.advanceTimersByTime(2 * HOUR);
     expect(sessionStore.getState().expiredNotice).toBe(false); // the timer went with it
+  });
+
+  it('a logout the admin chose forgets unsaved drafts; a session that ran out keeps them', () => {
+    localStorage.setItem('unrelated', 'kept');
+    keepDraft(null, { ...EMPTY_FORM, title: 'Unpublished words' });
+    keepDraft(7, { ...EMPTY_FORM, title: 'An edit' });
+    signIn('tok');
+    vi.advanceTimersByTime(HOUR);
+    expect(readDraft(null)?.form.title).toBe('Unpublished words');
+    expect(readDraft(7)?.form.title).toBe('An edit');
+
+    signIn('tok');
+    logout('user');
+    expect(readDraft(null)).toBeNull();
+    expect(readDraft(7)).toBeNull();
+    expect(localStorage.getItem('unrelated')).toBe('kept');
+    localStorage.clear();
   });
 
   it('a 401 logout tells the admin why, once', () => {

@@ -5,6 +5,7 @@
 import { createStore } from 'zustand/vanilla';
 import { apiFetch } from '../lib/api';
 import { toast } from '../lib/toast';
+import { clearAllDrafts } from './blog/drafts';
 import { queryClient } from './queryClient';
 
 export const TOKEN_KEY = 'adminToken';
@@ -68,13 +69,15 @@ export function signIn(token: string, now: number = Date.now()): void {
 }
 
 /** Ends the session: tells the server (when the admin chose to), forgets the token and
- *  discards every cached admin list. */
+ *  discards every cached admin list. A logout the admin chose also forgets unsaved editor
+ *  drafts; one that merely ran out keeps them, to be offered back after signing in again. */
 export function logout(why: LogoutReason): void {
   const { token } = sessionStore.getState();
   if (why === 'user' && token) {
     // Revokes the token on the server. Nothing to do if that fails: it is gone here.
     void apiFetch('POST', '/api/admin/logout', { headers: { Authorization: `Bearer ${token}` } }).catch(() => {});
   }
+  if (why === 'user') clearAllDrafts();
   clearTimer();
   storage()?.removeItem(TOKEN_KEY);
   storage()?.removeItem(EXPIRES_KEY);

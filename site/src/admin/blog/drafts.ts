@@ -1,6 +1,7 @@
 // Unsaved work, kept in localStorage per post ("new" for a post not yet saved) so a crash,
 // a closed tab or an ended session loses nothing: the editor offers it back next time and
-// forgets it once the post is saved.
+// forgets it once the post is saved. A deliberate logout forgets all of it, so unpublished
+// words do not stay behind on a shared computer.
 import type { BlogForm } from './form';
 
 const PREFIX = 'acp:blog-draft:';
@@ -59,4 +60,12 @@ export function keepDraft(id: number | null, form: BlogForm, now: number = Date.
 
 export function clearDraft(id: number | null): void {
   storage()?.removeItem(keyOf(id));
+}
+
+/** Forgets the unsaved work on every post. */
+export function clearAllDrafts(): void {
+  const store = storage();
+  if (!store) return;
+  const ours = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((key) => key?.startsWith(PREFIX));
+  for (const key of ours) store.removeItem(key!);
 }
