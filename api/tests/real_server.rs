@@ -103,6 +103,24 @@ impl Server {
     }
 }
 
+/// Signs in with the test password and returns the bearer token.
+async fn sign_in(stream: &mut BufReader<TcpStream>) -> String {
+    let (status, body) = request(
+        stream,
+        "POST",
+        "/api/admin/login",
+        &json_headers(),
+        &format!(r#"{{"password":"{PASSWORD}"}}"#),
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str::<serde_json::Value>(&body).unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 /// One HTTP/1.1 request on a kept-alive connection; returns the status and body.
 async fn request(
     stream: &mut BufReader<TcpStream>,
@@ -424,20 +442,7 @@ async fn a_kill_mid_rebuild_leaves_every_page_whole() {
     // Restarted, it completes the blog; a staff change waits for that first pass.
     let mut server = Server::start(dir.path(), &env_refs(&env)).await;
     let mut stream = connect(&server.addr).await;
-    let (status, body) = request(
-        &mut stream,
-        "POST",
-        "/api/admin/login",
-        &json_headers(),
-        &format!(r#"{{"password":"{PASSWORD}"}}"#),
-    )
-    .await
-    .unwrap();
-    assert_eq!(status, 200, "{body}");
-    let token = serde_json::from_str::<serde_json::Value>(&body).unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let token = sign_in(&mut stream).await;
     let auth = format!("Bearer {token}");
     let (status, body) = request(
         &mut stream,
@@ -494,19 +499,7 @@ async fn logs_say_what_happened_and_nothing_secret() {
     .await
     .unwrap();
     assert_eq!(status, 401);
-    let (_, body) = request(
-        &mut stream,
-        "POST",
-        "/api/admin/login",
-        &json_headers(),
-        &format!(r#"{{"password":"{PASSWORD}"}}"#),
-    )
-    .await
-    .unwrap();
-    let token = serde_json::from_str::<serde_json::Value>(&body).unwrap()["token"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let token = sign_in(&mut stream).await;
     let (status, _) = request(
         &mut stream,
         "GET",
