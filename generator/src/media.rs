@@ -49,8 +49,8 @@ enum Encoding {
 
 impl Encoding {
     /// The fallback for a source: PNG keeps transparency, JPEG is smaller for the rest.
-    fn fallback_for(img: &DynamicImage) -> Encoding {
-        if img.color().has_alpha() {
+    fn fallback_for(source: &Source) -> Encoding {
+        if source.has_alpha {
             Encoding::Png
         } else {
             Encoding::Jpeg
@@ -102,11 +102,33 @@ impl Encoding {
     }
 }
 
-/// An opened source image and its fingerprint.
+/// An opened source image and its fingerprint. Only its header is read until a variant has to
+/// be encoded: when every variant is cached, a build never decodes the image (a full decode
+/// of a large JPEG takes tens of milliseconds, and every build opens every image).
 struct Source {
     name: String,
     hash: String,
-    img: DynamicImage,
+    bytes: Vec<u8>,
+    dimensions: (u32, u32),
+    has_alpha: bool,
+    decoded: std::sync::OnceLock<DynamicImage>,
+}
+
+impl Source {
+    fn reader(bytes: &[u8]) -> Result<image::ImageReader<std::io::Cursor<&[u8]>>> {
+        Ok(image::ImageReader::new(std::io::Cursor::new(bytes)).with_guessed_format()?)
+    }
+
+    /// The decoded image, decoded on first use.
+    fn img(&self) -> Result<&DynamicImage> {
+        if let Some(img) = self.decoded.get() {
+            return Ok(img);
+        }
+        let img = Source::reader(&self.bytes)?
+            .decode()
+            .with_context(|| format!("{} is not an image we can read", self.name))?;
+        Ok(self.decoded.get_or_init(|| img))
+    }
 }
 
 /// A single variant made by [`Media::sized`]: its URL, width and height.
@@ -163,8 +185,8 @@ impl Media {
             return Ok(found.clone());
         }
         let source = self.open(name)?;
-        let (w, h) = fit(source.img.dimensions(), width);
-        let url = self.variant(&source, w, h, Encoding::fallback_for(&source.img))?;
+        let (w, h) = fit(source.dimensions, width);
+        let url = self.variant(&source, w, h, Encoding::fallback_for(&source))?;
         self.sized_done
             .lock()
             .unwrap()
@@ -192,11 +214,11 @@ impl Media {
 
     fn make(&self, name: &str) -> Result<Responsive> {
         let source = self.open(name)?;
-        let (sw, sh) = source.img.dimensions();
+        let (sw, sh) = source.dimensions;
         let largest = sw.min(*WIDTHS.last().unwrap());
         let mut widths: Vec<u32> = WIDTHS.iter().copied().filter(|&w| w < largest).collect();
         widths.push(largest);
-        let fallback = Encoding::fallback_for(&source.img);
+        let fallback = Encoding::fallback_for(&source);
 
         // Each width resizes and encodes twice; spread them over the cores.
         let variants: Vec<Result<(u32, u32, String, String)>> = std::thread::scope(|scope| {
@@ -242,12 +264,20 @@ impl Media {
         let path = self.source_dir.join(name);
         let bytes =
             fs::read(&path).with_context(|| format!("Failed to read {}", path.display()))?;
-        let img = image::load_from_memory(&bytes)
-            .with_context(|| format!("{} is not an image we can read", path.display()))?;
+        let unreadable = || format!("{} is not an image we can read", path.display());
+        let decoder = Source::reader(&bytes)
+            .and_then(|r| Ok(r.into_decoder()?))
+            .with_context(unreadable)?;
+        let dimensions = image::ImageDecoder::dimensions(&decoder);
+        let has_alpha = image::ImageDecoder::color_type(&decoder).has_alpha();
+        drop(decoder);
         Ok(Source {
             name: name.to_owned(),
             hash: short_hash(&bytes),
-            img,
+            bytes,
+            dimensions,
+            has_alpha,
+            decoded: std::sync::OnceLock::new(),
         })
     }
 
@@ -278,10 +308,11 @@ impl Media {
         if let Ok(bytes) = fs::read(&cached) {
             return Ok(bytes);
         }
-        let resized = if (w, h) == source.img.dimensions() {
-            source.img.clone()
+        let img = source.img()?;
+        let resized = if (w, h) == img.dimensions() {
+            img.clone()
         } else {
-            source.img.resize_exact(w, h, FilterType::Lanczos3)
+            img.resize_exact(w, h, FilterType::Lanczos3)
         };
         let bytes = encoding.encode(&resized)?;
         fs::create_dir_all(&self.cache_dir).ok();
