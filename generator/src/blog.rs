@@ -658,22 +658,45 @@ fn render_job(
     Ok((page.output.clone(), rendered(site, &page)?))
 }
 
-/// `f` over `items` on every core, in order. Thousands of posts render and compress in
-/// parallel; a failure stops the whole (the first error is returned).
+/// `f` over `items` on every core, results in order. Thousands of posts render and write in
+/// parallel; each worker takes the next item when it is done with one, so a worker that
+/// drew the heavy posts does not keep the others waiting. A failure stops the whole (the
+/// first error is returned).
 fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> Result<R> + Sync) -> Result<Vec<R>> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = items.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Result<Vec<R>>>()))
-            .collect();
-        let mut out = Vec::with_capacity(items.len());
-        for worker in workers {
-            out.extend(worker.join().expect("a blog render worker panicked")?);
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len());
+    if threads <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let work = || -> Result<Vec<(usize, R)>> {
+        let mut done = Vec::new();
+        while !failed.load(Ordering::Relaxed) {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else { break };
+            match f(item) {
+                Ok(r) => done.push((i, r)),
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
         }
-        Ok(out)
-    })
+        Ok(done)
+    };
+    let per_worker = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a blog render worker panicked"))
+            .collect::<Result<Vec<_>>>()
+    })?;
+    let mut all: Vec<(usize, R)> = per_worker.into_iter().flatten().collect();
+    all.sort_unstable_by_key(|(i, _)| *i);
+    Ok(all.into_iter().map(|(_, r)| r).collect())
 }
 
 /// Every blog file, rendered.

@@ -231,20 +231,31 @@ pub fn build(opts: &BuildOptions, renderer: &dyn Renderer) -> Result<Report> {
         .map(|page| site.render(page))
         .collect::<Result<Vec<_>>>()?;
     let requests = site.islands.requests();
-    let island_html = renderer.render(&requests)?;
-    for (page, html) in pages.iter().zip(rendered) {
-        output.write(&page.output, site.finish(&html, &island_html)?.as_bytes())?;
-    }
-    output.write("robots.txt", robots(&site.content).as_bytes())?;
-    crate::policy::write_all(&site.content, &output)?;
-
-    let posts = Blog::load(&opts.database())?;
-    blog::write_all(&site, &posts)?;
+    // The blog needs no islands: it is written while Node renders them, on the cores Node
+    // leaves idle.
+    let posts = std::thread::scope(|scope| {
+        let blog = scope.spawn(|| -> Result<usize> {
+            let posts = Blog::load(&opts.database())?;
+            blog::write_all(&site, &posts)?;
+            Ok(posts.posts.len())
+        });
+        let pages_written = (|| -> Result<()> {
+            let island_html = renderer.render(&requests)?;
+            for (page, html) in pages.iter().zip(rendered) {
+                output.write(&page.output, site.finish(&html, &island_html)?.as_bytes())?;
+            }
+            output.write("robots.txt", robots(&site.content).as_bytes())?;
+            crate::policy::write_all(&site.content, &output)
+        })();
+        let posts = blog.join().expect("the blog build panicked");
+        pages_written?;
+        posts
+    })?;
 
     Ok(Report {
         pages: pages.len(),
         islands: requests.len(),
-        posts: posts.posts.len(),
+        posts,
     })
 }
 
