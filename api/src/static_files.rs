@@ -3,6 +3,12 @@
 //! for fingerprinted files, revalidation (ETag) for everything else, and `404.html` with
 //! status 404 for anything that does not exist.
 //!
+//! Text files the generator wrote without siblings (the blog's pages, see
+//! `generator::output::Compression::OnDemand`) are compressed here the first time a browser
+//! asks for them, and the result is cached like any body: each version of a page is
+//! compressed at most once while it stays in the cache, from the very bytes served plain, so
+//! the two can never disagree.
+//!
 //! Nothing here touches the file system per request. An index of `dist/` (every file's
 //! size, ETag, content type and compressed siblings) is built at start and replaced whole,
 //! atomically, when the files change: after the server's own blog rebuilds
@@ -53,7 +59,8 @@ struct Entry {
     content_type: HeaderValue,
     immutable: bool,
     plain: Variant,
-    /// The `.br` and `.gz` siblings that exist, in order of preference.
+    /// The `.br` and `.gz` siblings that exist, in order of preference; or, for a text file
+    /// that has none, the same two made from it on demand.
     compressed: Vec<Variant>,
 }
 
@@ -61,11 +68,16 @@ struct Entry {
 struct Variant {
     /// The body's key in the cache; a new one whenever the file changes.
     id: u64,
+    /// The file read for this body (for an on-demand variant, the plain file).
     path: PathBuf,
+    /// The file's length (for an on-demand variant, the plain file's: the compressed
+    /// length is known once it is made).
     len: u64,
     mtime: u128,
     etag: HeaderValue,
     coding: Option<&'static str>,
+    /// Compressed from `path` by the server rather than read as it is.
+    on_demand: bool,
 }
 
 #[derive(Clone)]
@@ -159,11 +171,18 @@ impl StaticFiles {
     /// whether a sibling is there.
     fn entry(&self, old: &Index, rel: &str, exists: impl Fn(&str) -> bool) -> Option<Entry> {
         let plain = self.variant(old, rel, None)?;
-        let compressed = CODINGS
+        let mut compressed: Vec<Variant> = CODINGS
             .iter()
             .filter(|(ext, _)| exists(&format!("{rel}.{ext}")))
             .filter_map(|(ext, coding)| self.variant(old, &format!("{rel}.{ext}"), Some(coding)))
             .collect();
+        let len = usize::try_from(plain.len).unwrap_or(usize::MAX);
+        if compressed.is_empty() && generator::output::worth_compressing(rel, len) {
+            compressed = CODINGS
+                .iter()
+                .map(|(_, coding)| self.on_demand_variant(old, rel, &plain, coding))
+                .collect();
+        }
         Some(Entry {
             content_type: content_type(rel),
             immutable: IMMUTABLE_PREFIXES.iter().any(|p| rel.starts_with(p)),
@@ -204,7 +223,39 @@ impl StaticFiles {
             mtime,
             etag: HeaderValue::from_str(&etag).ok()?,
             coding,
+            on_demand: false,
         })
+    }
+
+    /// `plain` (the file `rel`) in `coding`, made when first asked for. It keeps its cache key
+    /// as long as the file is unchanged, like a file on disk.
+    fn on_demand_variant(
+        &self,
+        old: &Index,
+        rel: &str,
+        plain: &Variant,
+        coding: &'static str,
+    ) -> Variant {
+        let id = old
+            .files
+            .get(rel)
+            .and_then(|e| {
+                e.compressed
+                    .iter()
+                    .find(|v| v.on_demand && v.coding == Some(coding))
+            })
+            .filter(|v| v.len == plain.len && v.mtime == plain.mtime)
+            .map_or_else(|| self.next_id.fetch_add(1, Ordering::Relaxed), |v| v.id);
+        // The plain ETag with the coding added inside its quotes: `"1a2b-3c4d-br"`.
+        let quoted = plain.etag.to_str().unwrap_or("\"\"");
+        let etag = format!("{}-{coding}\"", quoted.trim_end_matches('"'));
+        Variant {
+            id,
+            coding: Some(coding),
+            on_demand: true,
+            etag: HeaderValue::from_str(&etag).unwrap_or_else(|_| plain.etag.clone()),
+            ..plain.clone()
+        }
     }
 
     /// Puts `new` in place and forgets the cached bodies no entry refers to any more.
@@ -347,10 +398,12 @@ impl StaticFiles {
                 v.split(',')
                     .any(|t| t.trim() == variant.etag || t.trim() == "*")
             });
-        let body = if head || not_modified {
+        // A HEAD of a body made on demand still makes it: its length is the answer.
+        let needs_body = !not_modified && (!head || variant.on_demand);
+        let body = if !needs_body {
             Bytes::new()
         } else {
-            match self.body(variant).await {
+            match self.body(entry, variant).await {
                 Ok(body) => body,
                 // Removed since the index was made (a rebuild in progress): as if missing.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound && status == StatusCode::OK => {
@@ -362,6 +415,12 @@ impl StaticFiles {
                 }
             }
         };
+        let len = if variant.on_demand {
+            body.len() as u64
+        } else {
+            variant.len
+        };
+        let body = if head { Bytes::new() } else { body };
         let mut res = Response::new(body.into());
         *res.status_mut() = if not_modified {
             StatusCode::NOT_MODIFIED
@@ -380,7 +439,7 @@ impl StaticFiles {
         );
         headers.insert(header::ETAG, variant.etag.clone());
         if head && !not_modified {
-            headers.insert(header::CONTENT_LENGTH, HeaderValue::from(variant.len));
+            headers.insert(header::CONTENT_LENGTH, HeaderValue::from(len));
         }
         if let Some(coding) = variant.coding {
             headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(coding));
@@ -391,12 +450,21 @@ impl StaticFiles {
         res
     }
 
-    /// A file's bytes: from the cache, or read (and cached when it fits).
-    async fn body(&self, variant: &Variant) -> std::io::Result<Bytes> {
+    /// A body: from the cache, or read (or, on demand, compressed) and cached when it fits.
+    async fn body(&self, entry: &Entry, variant: &Variant) -> std::io::Result<Bytes> {
         if let Some(body) = self.cache.as_ref().and_then(|c| c.get(&variant.id)) {
             return Ok(body);
         }
-        let body = Bytes::from(tokio::fs::read(&variant.path).await?);
+        let body = match variant.coding.filter(|_| variant.on_demand) {
+            None => Bytes::from(tokio::fs::read(&variant.path).await?),
+            Some(coding) => {
+                let plain = Box::pin(self.body(entry, &entry.plain)).await?;
+                // Off the request threads: a long post takes a few milliseconds.
+                tokio::task::spawn_blocking(move || compress(&plain, coding))
+                    .await
+                    .map_err(std::io::Error::other)??
+            }
+        };
         if let Some(cache) = &self.cache
             && body.len() as u64 <= self.max_cached
         {
@@ -547,6 +615,16 @@ fn accepts(accept_encoding: Option<&str>, coding: &str) -> bool {
     })
 }
 
+/// `plain` in `coding` (`br` or `gzip`), as the generator compresses the copies it writes.
+fn compress(plain: &[u8], coding: &str) -> std::io::Result<Bytes> {
+    use generator::output::{Compression, brotli, gzip};
+    let compressed = match coding {
+        "br" => brotli(plain, Compression::OnDemand),
+        _ => gzip(plain, Compression::OnDemand),
+    };
+    compressed.map(Bytes::from).map_err(std::io::Error::other)
+}
+
 fn redirect(location: &str) -> Response {
     let mut res = Response::new(Bytes::new().into());
     *res.status_mut() = StatusCode::PERMANENT_REDIRECT;
@@ -676,5 +754,115 @@ mod tests {
             cache.weight()
         );
         assert!(!cache.is_empty());
+    }
+
+    /// A request with headers, answered by the routes: status, headers, raw body.
+    async fn fetch(
+        files: &Arc<StaticFiles>,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> warp::http::Response<Bytes> {
+        let mut req = warp::test::request().method(method).path(path);
+        for (name, value) in headers {
+            req = req.header(*name, *value);
+        }
+        req.reply(&routes(files.clone())).await
+    }
+
+    fn header<'a>(res: &'a warp::http::Response<Bytes>, name: &str) -> Option<&'a str> {
+        res.headers().get(name).map(|v| v.to_str().unwrap())
+    }
+
+    fn unbrotli(bytes: &[u8]) -> String {
+        let mut out = Vec::new();
+        brotli::BrotliDecompress(&mut &bytes[..], &mut out).expect("a whole brotli body");
+        String::from_utf8(out).unwrap()
+    }
+
+    fn ungzip(bytes: &[u8]) -> String {
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(bytes), &mut out)
+            .expect("a whole gzip body");
+        out
+    }
+
+    /// A page written without compressed copies (the blog's) is compressed by the server: in
+    /// the coding the browser prefers, with its own ETag, revalidated and re-made when the
+    /// page changes; tiny or binary files are sent as they are.
+    #[tokio::test]
+    async fn pages_without_copies_are_compressed_on_demand() {
+        for cache_bytes in [1 << 20, 0] {
+            let dir = tempfile::tempdir().unwrap();
+            let page = |words: &str| format!("<!doctype html><p>{}</p>\n", words.repeat(200));
+            std::fs::create_dir_all(dir.path().join("blog/post")).unwrap();
+            std::fs::write(dir.path().join("blog/post/index.html"), page("vote ")).unwrap();
+            std::fs::write(dir.path().join("small.html"), "<p>tiny</p>").unwrap();
+            std::fs::write(dir.path().join("photo.jpg"), vec![7u8; 4096]).unwrap();
+            let files = StaticFiles::open(dir.path().to_owned(), cache_bytes);
+
+            let br = fetch(
+                &files,
+                "GET",
+                "/blog/post",
+                &[("accept-encoding", "gzip, br")],
+            )
+            .await;
+            assert_eq!(br.status(), 200);
+            assert_eq!(header(&br, "content-encoding"), Some("br"));
+            assert_eq!(header(&br, "vary"), Some("Accept-Encoding"));
+            assert_eq!(unbrotli(br.body()), page("vote "));
+            assert!(br.body().len() < page("vote ").len() / 10, "compressed");
+            let br_etag = header(&br, "etag").unwrap().to_owned();
+            assert!(
+                br_etag.starts_with('"') && br_etag.ends_with("-br\""),
+                "{br_etag}"
+            );
+
+            let gz = fetch(&files, "GET", "/blog/post", &[("accept-encoding", "gzip")]).await;
+            assert_eq!(header(&gz, "content-encoding"), Some("gzip"));
+            assert_eq!(ungzip(gz.body()), page("vote "));
+            let plain = fetch(&files, "GET", "/blog/post", &[]).await;
+            assert_eq!(header(&plain, "content-encoding"), None);
+            assert_eq!(plain.body().as_ref(), page("vote ").as_bytes());
+            let etags = [
+                &br_etag,
+                header(&gz, "etag").unwrap(),
+                header(&plain, "etag").unwrap(),
+            ];
+            assert!(etags[0] != etags[1] && etags[1] != etags[2] && etags[0] != etags[2]);
+
+            // Revalidation answers 304 without a body; HEAD gives the compressed length.
+            let again = fetch(
+                &files,
+                "GET",
+                "/blog/post",
+                &[("accept-encoding", "br"), ("if-none-match", &br_etag)],
+            )
+            .await;
+            assert_eq!(again.status(), 304);
+            assert!(again.body().is_empty());
+            let head = fetch(&files, "HEAD", "/blog/post", &[("accept-encoding", "br")]).await;
+            assert_eq!(head.status(), 200);
+            assert!(head.body().is_empty());
+            assert_eq!(
+                header(&head, "content-length"),
+                Some(br.body().len().to_string().as_str())
+            );
+
+            // The page changes: the next answer is made from the new version.
+            std::fs::write(dir.path().join("blog/post/index.html"), page("elect ")).unwrap();
+            files.refresh(vec!["blog/post/index.html".into()]).await;
+            let changed = fetch(&files, "GET", "/blog/post", &[("accept-encoding", "br")]).await;
+            assert_eq!(unbrotli(changed.body()), page("elect "));
+            assert_ne!(header(&changed, "etag"), Some(br_etag.as_str()));
+
+            for path in ["/small.html", "/photo.jpg"] {
+                let res = fetch(&files, "GET", path, &[("accept-encoding", "br, gzip")]).await;
+                assert_eq!(res.status(), 200);
+                assert_eq!(header(&res, "content-encoding"), None, "{path}");
+                assert_eq!(header(&res, "vary"), None, "{path}");
+            }
+        }
     }
 }

@@ -45,6 +45,9 @@ async fn every_change_to_a_post_is_on_the_site_when_the_reply_comes() {
     assert_eq!(page.status(), 200);
     assert!(text(&page).contains("<title>Hello World - Fixture Party</title>"));
     assert!(text(&page).contains("<p>First words.</p>"));
+    // Written without compressed copies, sent compressed all the same.
+    let (coding, body) = app.get_brotli("/blog/hello-world").await;
+    assert_eq!((coding.as_deref(), body), (Some("br"), text(&page)));
     assert!(text(&app.get("/blog").await).contains("Our first post."));
     assert!(text(&app.get("/blog/feed.xml").await).contains("<title>Hello World</title>"));
     assert!(
@@ -62,6 +65,12 @@ async fn every_change_to_a_post_is_on_the_site_when_the_reply_comes() {
     )
     .await;
     assert!(text(&app.get("/blog/hello-world").await).contains("<p>Better words.</p>"));
+    let (coding, body) = app.get_brotli("/blog/hello-world").await;
+    assert_eq!(coding.as_deref(), Some("br"));
+    assert!(
+        body.contains("<p>Better words.</p>"),
+        "not the old compressed page"
+    );
 
     // Renamed: the new address serves it, the old one redirects there for good.
     save(

@@ -7,8 +7,8 @@
 //!
 //! A full build writes all of it ([`write_all`]). When staff change posts, the api asks
 //! [`changes`] for exactly the files that differ between the blog before and after, and
-//! writes those: both paths render with the same functions and write with the same
-//! compression, so they produce the same bytes.
+//! writes those: both paths render and write with the same functions, so they produce the
+//! same bytes.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -754,10 +754,11 @@ pub fn sync(site: &Site, blog: &Blog) -> Result<Vec<String>> {
     Ok(touched)
 }
 
-/// The blog's files are written with fast compression, by the full build and the api's
-/// rebuilds alike, so both give the same bytes and a publish goes live in milliseconds.
+/// The blog's files are written without compressed copies (the server makes those when a
+/// page is first asked for), by the full build and the api's rebuilds alike, so both give
+/// the same files and a publish goes live in milliseconds.
 fn write(output: &Output, rel: &str, bytes: &[u8]) -> Result<()> {
-    output.write_with(rel, bytes, Compression::Fast)
+    output.write_with(rel, bytes, Compression::OnDemand)
 }
 
 /// What a change to the posts means for the output folder: which files to render and write,

@@ -1,7 +1,8 @@
 //! The one place that writes into the output folder. Every file is written to a
 //! temporary file and renamed into place, so a visitor never reads a half-written page
 //! while the api rebuilds; text files also get `.br` and `.gz` siblings that the server
-//! sends to browsers that accept them.
+//! sends to browsers that accept them, except the blog's, which the server compresses
+//! when they are first asked for (see [`Compression::OnDemand`]).
 
 use std::fs;
 use std::io::Write;
@@ -10,7 +11,7 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{Context as _, Result, bail};
 
 /// Text smaller than this gains nothing from compression.
-const COMPRESS_MIN_BYTES: usize = 512;
+pub const COMPRESS_MIN_BYTES: usize = 512;
 
 /// How hard to compress a text file's `.br`/`.gz` copies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,8 +19,13 @@ pub enum Compression {
     /// Brotli 11 and gzip 9: the smallest files, for what is built once (assets, pages).
     Best,
     /// Brotli 5 and gzip 6: a few percent larger, many times faster; for what the api
-    /// rewrites while staff wait (the blog).
+    /// rewrites while staff wait.
     Fast,
+    /// No copies: the server compresses the file (at [`Compression::Fast`]) when it is first
+    /// asked for and keeps the result in memory. For the blog's thousands of pages, most of
+    /// which are rarely read: compressing them all made a full build four times slower and
+    /// `dist/` twice as large, and left a post waiting on its copies before going live.
+    OnDemand,
 }
 
 /// The output folder (`dist/`).
@@ -69,7 +75,7 @@ impl Output {
     /// itself is renamed into place, a reader gets the old version in full.
     pub fn write_with(&self, rel: &str, bytes: &[u8], compression: Compression) -> Result<()> {
         let path = self.path_of(rel)?;
-        if is_compressible(rel) && bytes.len() >= COMPRESS_MIN_BYTES {
+        if compression != Compression::OnDemand && worth_compressing(rel, bytes.len()) {
             let (compressed_br, compressed_gz) = self.compressed(bytes, compression)?;
             write_atomic(&sibling(&path, "br"), &compressed_br)?;
             write_atomic(&sibling(&path, "gz"), &compressed_gz)?;
@@ -86,10 +92,7 @@ impl Output {
 
     /// The `.br` and `.gz` copies of `bytes`, from the cache when it has them.
     fn compressed(&self, bytes: &[u8], compression: Compression) -> Result<(Vec<u8>, Vec<u8>)> {
-        let (br, gz) = match compression {
-            Compression::Best => (11, flate2::Compression::best()),
-            Compression::Fast => (5, flate2::Compression::new(6)),
-        };
+        let (br, gz) = compression.levels();
         let cached = match (&self.cache, compression) {
             (Some(dir), Compression::Best) => Some(dir.join(crate::media::short_hash(bytes))),
             _ => None,
@@ -180,7 +183,8 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o644))?;
+        tmp.as_file()
+            .set_permissions(fs::Permissions::from_mode(0o644))?;
     }
     tmp.persist(path)
         .with_context(|| format!("Failed to move {} into place", path.display()))?;
@@ -194,12 +198,39 @@ fn sibling(path: &Path, ext: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// Whether a file at `rel` with these bytes is sent compressed: text, and not tiny. The
+/// generator writes copies of such files and the server compresses those it has none of.
+pub fn worth_compressing(rel: &str, len: usize) -> bool {
+    is_compressible(rel) && len >= COMPRESS_MIN_BYTES
+}
+
 fn is_compressible(rel: &str) -> bool {
     let ext = rel.rsplit('.').next().unwrap_or("");
     matches!(
         ext,
         "html" | "css" | "js" | "mjs" | "json" | "svg" | "xml" | "txt" | "map" | "webmanifest"
     )
+}
+
+impl Compression {
+    /// Brotli's quality and gzip's level.
+    fn levels(self) -> (i32, flate2::Compression) {
+        match self {
+            Compression::Best => (11, flate2::Compression::best()),
+            Compression::Fast | Compression::OnDemand => (5, flate2::Compression::new(6)),
+        }
+    }
+}
+
+/// `bytes` in brotli at `compression`'s quality: what the server makes of a file written
+/// [`Compression::OnDemand`] for a browser that takes brotli.
+pub fn brotli(bytes: &[u8], compression: Compression) -> Result<Vec<u8>> {
+    brotli_bytes(bytes, compression.levels().0)
+}
+
+/// `bytes` in gzip at `compression`'s level.
+pub fn gzip(bytes: &[u8], compression: Compression) -> Result<Vec<u8>> {
+    gzip_bytes(bytes, compression.levels().1)
 }
 
 fn brotli_bytes(bytes: &[u8], quality: i32) -> Result<Vec<u8>> {

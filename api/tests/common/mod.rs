@@ -134,6 +134,27 @@ impl TestApp {
         warp::test::request().path(path).reply(&self.app).await
     }
 
+    /// A GET from a browser that takes brotli: the answer's `Content-Encoding` and its body,
+    /// decoded.
+    pub async fn get_brotli(&self, path: &str) -> (Option<String>, String) {
+        let res = warp::test::request()
+            .path(path)
+            .header("accept-encoding", "gzip, deflate, br")
+            .reply(&self.app)
+            .await;
+        let coding = res
+            .headers()
+            .get("content-encoding")
+            .map(|v| v.to_str().unwrap().to_owned());
+        let mut body = Vec::new();
+        if coding.as_deref() == Some("br") {
+            brotli::BrotliDecompress(&mut &res.body()[..], &mut body).unwrap();
+        } else {
+            body = res.body().to_vec();
+        }
+        (coding, String::from_utf8(body).unwrap())
+    }
+
     /// Signs in with the test password and returns the token.
     pub async fn login(&self) -> String {
         let res = warp::test::request()
