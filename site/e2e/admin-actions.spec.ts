@@ -81,9 +81,12 @@ test('a delete that fails says so with the server reason', async ({ page, db, al
   allowConsole(failedLoad(404));
   const ids = seedEverything(db);
   await signIn(page);
-  // Someone else deleted it meanwhile: the server answers 404.
+  // Someone else deleted it after the list was shown (not before: it would not be listed):
+  // the server answers 404.
+  const trigger = panel(page).getByRole('button', { name: 'Delete contact submission from Ruth Alvarez' });
+  await expect(trigger).toBeVisible();
   db.exec(`DELETE FROM contact_messages WHERE id = ${ids.contactOld}`);
-  await panel(page).getByRole('button', { name: 'Delete contact submission from Ruth Alvarez' }).click();
+  await trigger.click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
   const toast = toastRegion(page).getByRole('listitem');
   await expect(toast).toContainText('Failed to delete contact submission');
@@ -201,8 +204,10 @@ test('a publish that fails says "Failed to publish blog"', async ({ page, db, al
   const ids = seedEverything(db);
   await signIn(page);
   await tab(page, 'Blogs').click();
+  const publish = panel(page).getByRole('button', { name: 'Publish Draft on ballot access' });
+  await expect(publish).toBeVisible(); // listed before it goes
   db.exec(`DELETE FROM blog_posts WHERE id = ${ids.draft}`);
-  await panel(page).getByRole('button', { name: 'Publish Draft on ballot access' }).click();
+  await publish.click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Publish' }).click();
   await expect(toastRegion(page).getByRole('listitem')).toContainText('Failed to publish blog');
 });
