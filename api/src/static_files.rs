@@ -47,6 +47,8 @@ pub struct StaticFiles {
     next_id: AtomicU64,
     /// Serialises index updates so a refresh and a reload never undo each other.
     updating: Mutex<()>,
+    /// How many bodies were compressed on demand since start.
+    compressed_on_demand: AtomicU64,
 }
 
 /// `dist/` at one moment: relative file path (`contact/index.html`) -> what to send.
@@ -109,6 +111,7 @@ impl StaticFiles {
             max_cached: cache_bytes / 64,
             next_id: AtomicU64::new(1),
             updating: Mutex::new(()),
+            compressed_on_demand: AtomicU64::new(0),
         });
         let count = files.reload_now();
         tracing::debug!(files = count, dist = %files.dist.display(), "static files indexed");
@@ -451,26 +454,43 @@ impl StaticFiles {
     }
 
     /// A body: from the cache, or read (or, on demand, compressed) and cached when it fits.
+    /// Requests that arrive for the same uncached body while it is being made wait for it
+    /// rather than make it again: the first visitors of a newly published post would
+    /// otherwise each compress it.
     async fn body(&self, entry: &Entry, variant: &Variant) -> std::io::Result<Bytes> {
-        if let Some(body) = self.cache.as_ref().and_then(|c| c.get(&variant.id)) {
-            return Ok(body);
+        let Some(cache) = self
+            .cache
+            .as_ref()
+            .filter(|_| variant.len <= self.max_cached)
+        else {
+            // Never cached (a compressed body is no larger than the file it comes from), so
+            // there is nothing to wait for.
+            return self.load(entry, variant).await;
+        };
+        match cache.get_value_or_guard_async(&variant.id).await {
+            Ok(body) => Ok(body),
+            // On an error the guard goes unfilled and the next waiter tries for itself.
+            Err(guard) => {
+                let body = self.load(entry, variant).await?;
+                let _ = guard.insert(body.clone());
+                Ok(body)
+            }
         }
-        let body = match variant.coding.filter(|_| variant.on_demand) {
-            None => Bytes::from(tokio::fs::read(&variant.path).await?),
+    }
+
+    /// A body made afresh: the file read, or the plain body compressed.
+    async fn load(&self, entry: &Entry, variant: &Variant) -> std::io::Result<Bytes> {
+        match variant.coding.filter(|_| variant.on_demand) {
+            None => Ok(Bytes::from(tokio::fs::read(&variant.path).await?)),
             Some(coding) => {
                 let plain = Box::pin(self.body(entry, &entry.plain)).await?;
+                self.compressed_on_demand.fetch_add(1, Ordering::Relaxed);
                 // Off the request threads: a long post takes a few milliseconds.
                 tokio::task::spawn_blocking(move || compress(&plain, coding))
                     .await
-                    .map_err(std::io::Error::other)??
+                    .map_err(std::io::Error::other)?
             }
-        };
-        if let Some(cache) = &self.cache
-            && body.len() as u64 <= self.max_cached
-        {
-            cache.insert(variant.id, body.clone());
         }
-        Ok(body)
     }
 }
 
@@ -864,5 +884,23 @@ mod tests {
                 assert_eq!(header(&res, "vary"), None, "{path}");
             }
         }
+    }
+
+    /// The first visitors of a new page arrive together: it is compressed once, for all.
+    #[tokio::test]
+    async fn a_page_asked_for_at_once_is_compressed_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = "<p>turnout</p>".repeat(500);
+        std::fs::write(dir.path().join("post.html"), &page).unwrap();
+        let files = StaticFiles::open(dir.path().to_owned(), 1 << 20);
+        let answers = futures_util::future::join_all(
+            (0..32).map(|_| fetch(&files, "GET", "/post.html", &[("accept-encoding", "br")])),
+        )
+        .await;
+        for res in &answers {
+            assert_eq!(header(res, "content-encoding"), Some("br"));
+            assert_eq!(unbrotli(res.body()), page);
+        }
+        assert_eq!(files.compressed_on_demand.load(Ordering::Relaxed), 1);
     }
 }
