@@ -18,11 +18,9 @@ pub const COMPRESS_MIN_BYTES: usize = 512;
 pub enum Compression {
     /// Brotli 11 and gzip 9: the smallest files, for what is built once (assets, pages).
     Best,
-    /// Brotli 5 and gzip 6: a few percent larger, many times faster; for what the api
-    /// rewrites while staff wait.
-    Fast,
-    /// No copies: the server compresses the file (at [`Compression::Fast`]) when it is first
-    /// asked for and keeps the result in memory. For the blog's thousands of pages, most of
+    /// No copies: the server compresses the file when it is first asked for, at brotli 5 and
+    /// gzip 6 (a few percent larger than `Best`, many times faster), and keeps the result in
+    /// memory. For the blog's thousands of pages, most of
     /// which are rarely read: compressing them all made a full build four times slower and
     /// `dist/` twice as large, and left a post waiting on its copies before going live.
     OnDemand,
@@ -217,7 +215,7 @@ impl Compression {
     fn levels(self) -> (i32, flate2::Compression) {
         match self {
             Compression::Best => (11, flate2::Compression::best()),
-            Compression::Fast | Compression::OnDemand => (5, flate2::Compression::new(6)),
+            Compression::OnDemand => (5, flate2::Compression::new(6)),
         }
     }
 }
