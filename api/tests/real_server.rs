@@ -127,7 +127,7 @@ async fn request(
     method: &str,
     path: &str,
     headers: &[(&str, &str)],
-    body: &str,
+    body: impl AsRef<[u8]>,
 ) -> std::io::Result<(u16, String)> {
     let (status, _, body) = exchange(stream, method, path, headers, body).await?;
     Ok((status, body))
@@ -139,8 +139,9 @@ async fn exchange(
     method: &str,
     path: &str,
     headers: &[(&str, &str)],
-    body: &str,
+    body: impl AsRef<[u8]>,
 ) -> std::io::Result<(u16, Vec<(String, String)>, String)> {
+    let body = body.as_ref();
     let mut head = format!(
         "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n",
         body.len()
@@ -149,8 +150,9 @@ async fn exchange(
         head.push_str(&format!("{name}: {value}\r\n"));
     }
     head.push_str("\r\n");
-    head.push_str(body);
-    stream.get_mut().write_all(head.as_bytes()).await?;
+    let mut message = head.into_bytes();
+    message.extend_from_slice(body);
+    stream.get_mut().write_all(&message).await?;
     let mut status_line = String::new();
     if stream.read_line(&mut status_line).await? == 0 {
         return Err(std::io::ErrorKind::UnexpectedEof.into());
@@ -760,4 +762,133 @@ async fn static_files_from_memory_behave_like_the_routes() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// Every same-origin URL a page or feed names: links, images (each `srcset` candidate),
+/// scripts, social-card and canonical tags, as paths to ask the server for.
+fn referenced_paths(body: &str, origin: &str) -> Vec<String> {
+    // The feed carries each post's HTML escaped.
+    let body = &body.replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">");
+    let mut found = std::collections::BTreeSet::new();
+    for attr in ["href=\"", "src=\"", "srcset=\"", "content=\"", "<loc>", "<id>"] {
+        let close = if attr.starts_with('<') { "</" } else { "\"" };
+        for (i, _) in body.match_indices(attr) {
+            let rest = &body[i + attr.len()..];
+            let Some(end) = rest.find(close) else { continue };
+            let value = rest[..end].replace("&amp;", "&");
+            for candidate in value.split(", ") {
+                let url = candidate.split(' ').next().unwrap_or("");
+                let path = url.strip_prefix(origin).unwrap_or(url);
+                if path.starts_with('/') && !path.starts_with("//") {
+                    found.insert(path.split('#').next().unwrap().to_owned());
+                }
+            }
+        }
+    }
+    found.into_iter().collect()
+}
+
+fn multipart_image(bytes: &[u8]) -> (String, Vec<u8>) {
+    let boundary = "----real-server-boundary";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"image\"; filename=\"photo.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
+fn jpeg(w: u32, h: u32) -> Vec<u8> {
+    let img = image::RgbImage::from_fn(w, h, |x, y| image::Rgb([(x % 251) as u8, (y % 241) as u8, 90]));
+    let mut out = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut out, image::ImageFormat::Jpeg).unwrap();
+    out.into_inner()
+}
+
+/// A post published through the admin API with a new featured image and a new image in its
+/// text: the moment the admin is answered, every URL its page, the list, the feed and the
+/// social-card tags name answers 200 (the images' variants went live with the pages).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_posts_images_are_live_with_its_pages() {
+    let (dir, env) = blog_site(0);
+    let opts = {
+        let mut o = generator::BuildOptions::for_project(dir.path());
+        o.content_dir = env[2].1.clone();
+        o.data_dir = env[0].1.clone();
+        o.out_dir = env[1].1.clone();
+        o.templates_dir = dir.path().join("site/templates");
+        o.client_dir = dir.path().join("build/client");
+        o
+    };
+    generator::build(&opts, &generator::fixture::EchoRenderer).unwrap();
+    let server = Server::start(dir.path(), &env_refs(&env)).await;
+    let mut stream = connect(&server.addr).await;
+    let auth = format!("Bearer {}", sign_in(&mut stream).await);
+
+    let mut urls = Vec::new();
+    for (w, h) in [(800, 600), (640, 480)] {
+        let (content_type, body) = multipart_image(&jpeg(w, h));
+        let (status, body) = request(
+            &mut stream,
+            "POST",
+            "/api/admin/blogs/upload-image",
+            &[("Content-Type", &content_type), ("Authorization", &auth)],
+            body,
+        )
+        .await
+        .unwrap();
+        assert_eq!(status, 200, "{body}");
+        let body: serde_json::Value = serde_json::from_str(&body).unwrap();
+        urls.push(body["url"].as_str().unwrap().to_owned());
+    }
+    let post = serde_json::json!({
+        "title": "Pictures from the convention",
+        "excerpt": "What we saw.",
+        "content": format!("<p>Here is the hall.</p><img src=\"{}\" alt=\"The hall\"><p>More.</p>", urls[1]),
+        "featuredImage": urls[0],
+        "featuredImageAlt": "Delegates",
+        "status": "published",
+    });
+    let (status, body) = request(
+        &mut stream,
+        "POST",
+        "/api/admin/blogs",
+        &[("Content-Type", "application/json"), ("Authorization", &auth)],
+        post.to_string(),
+    )
+    .await
+    .unwrap();
+    assert!((200..300).contains(&status), "{status} {body}");
+    assert!(!body.contains("warning"), "{body}");
+    let slug = serde_json::from_str::<serde_json::Value>(&body).unwrap()["slug"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // At once: no waiting, no SIGHUP.
+    let mut checked = HashSet::new();
+    let mut variants = 0;
+    for page in ["/blog".to_owned(), format!("/blog/{slug}"), "/blog/feed.xml".into()] {
+        let (status, body) = request(&mut stream, "GET", &page, &[], "").await.unwrap();
+        assert_eq!(status, 200, "{page}");
+        let paths = referenced_paths(&body, "https://example.org");
+        assert!(
+            paths.iter().any(|p| p.starts_with("/media/uploads/")),
+            "{page} shows the new images: {paths:?}"
+        );
+        for path in paths {
+            if !checked.insert(path.clone()) {
+                continue;
+            }
+            variants += usize::from(path.starts_with("/media/uploads/"));
+            let (status, _) = request(&mut stream, "GET", &path, &[], "").await.unwrap();
+            assert!(
+                status == 200 || (status == 308 && path.ends_with('/')),
+                "{path} (named by {page}) answered {status}"
+            );
+        }
+    }
+    // Both images at several widths, in WebP and JPEG, and the social card.
+    assert!(variants >= 8, "{variants} image variants checked: {checked:?}");
 }

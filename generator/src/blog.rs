@@ -729,10 +729,10 @@ pub fn sync(site: &Site, blog: &Blog) -> Result<Vec<String>> {
             std::fs::read(site.output.root().join(rel)).ok().as_deref() != Some(bytes.as_slice())
         })
         .collect();
-    let mut touched = parallel(&stale, |(rel, bytes)| {
+    let mut touched = with_their_images(parallel(&stale, |(rel, bytes)| {
         write(&site.output, rel, bytes)?;
-        Ok(rel.clone())
-    })?;
+        Ok((rel.clone(), referenced_uploads(bytes)))
+    })?);
     // Pages on disk that no post or list page accounts for.
     let blog_dir = site.output.root().join("blog");
     for dir in [blog_dir.clone(), blog_dir.join("page")] {
@@ -761,6 +761,38 @@ fn write(output: &Output, rel: &str, bytes: &[u8]) -> Result<()> {
     output.write_with(rel, bytes, Compression::OnDemand)
 }
 
+/// The output paths of the uploaded images' variants (`media/uploads/…`) that a rendered
+/// file names, absolute (the feed, social cards) or not. Found in the bytes themselves, so
+/// whatever a template or the content does, every image a page shows is listed.
+pub fn referenced_uploads(bytes: &[u8]) -> Vec<String> {
+    const MARK: &[u8] = b"/media/uploads/";
+    let allowed = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'/');
+    let mut found = std::collections::BTreeSet::new();
+    let mut at = 0;
+    while let Some(i) = bytes[at..].windows(MARK.len()).position(|w| w == MARK) {
+        let start = at + i + 1;
+        let len = bytes[start..].iter().take_while(|&&b| allowed(b)).count();
+        let rel = &bytes[start..start + len];
+        if !rel.ends_with(b"/") && !rel.windows(2).any(|w| w == b"..") {
+            found.insert(String::from_utf8_lossy(rel).into_owned());
+        }
+        at = start + len;
+    }
+    found.into_iter().collect()
+}
+
+/// Written files and the images they reference, as one list: the images first.
+fn with_their_images(written: Vec<(String, Vec<String>)>) -> Vec<String> {
+    let mut images: Vec<String> = written
+        .iter()
+        .flat_map(|(_, images)| images.iter().cloned())
+        .collect();
+    images.sort_unstable();
+    images.dedup();
+    images.extend(written.into_iter().map(|(rel, _)| rel));
+    images
+}
+
 /// What a change to the posts means for the output folder: which files to render and write,
 /// which to remove. Nothing is rendered until [`Changes::apply_in_stages`], which does the
 /// post pages first, so a post is live before the list pages, feed and sitemap that link to
@@ -785,27 +817,37 @@ impl Changes<'_> {
     /// Renders and writes the post pages, tells `live` their paths (so a server can serve
     /// them at once), then renders and writes the rest (on every core) and removes what has
     /// gone, and tells `live` those; returns every path touched.
+    ///
+    /// Each stage's paths include the uploaded images' variants its pages reference (made
+    /// while rendering, or earlier), before the pages themselves: a server that makes the
+    /// whole list live in one step never serves a page whose images are not yet served.
     pub fn apply_in_stages(&self, mut live: impl FnMut(&[String])) -> Result<Vec<String>> {
         let inputs = self.site.inputs();
         let output = &self.site.output;
-        let render_and_write = |job: &Job| -> Result<String> {
+        let render_and_write = |job: &Job| -> Result<(String, Vec<String>)> {
             let (rel, bytes) = render_job(self.site, &inputs, self.blog, job)?;
             write(output, &rel, &bytes)?;
-            Ok(rel)
+            Ok((rel, referenced_uploads(&bytes)))
         };
-        let mut touched = parallel(&self.posts, render_and_write)?;
-        if !touched.is_empty() {
-            live(&touched);
+        let mut touched = Vec::new();
+        let posts = parallel(&self.posts, render_and_write)?;
+        let stage = with_their_images(posts);
+        if !stage.is_empty() {
+            live(&stage);
         }
-        let first_rest = touched.len();
-        touched.extend(parallel(&self.rest, render_and_write)?);
+        touched.extend(stage);
+        let mut stage = with_their_images(parallel(&self.rest, render_and_write)?);
         for rel in &self.remove {
             output.remove(rel)?;
-            touched.push(rel.clone());
+            stage.push(rel.clone());
         }
-        if touched.len() > first_rest {
-            live(&touched[first_rest..]);
+        if !stage.is_empty() {
+            live(&stage);
         }
+        touched.extend(stage);
+        // An image two stages both show is listed once.
+        let mut seen = std::collections::HashSet::new();
+        touched.retain(|rel| seen.insert(rel.clone()));
         Ok(touched)
     }
 
@@ -913,6 +955,23 @@ mod tests {
         };
         assert_eq!(blog.page(3).len(), 1);
         assert_eq!(blog.page(2)[0].id, 5);
+    }
+
+    #[test]
+    fn referenced_uploads_are_found_in_any_form() {
+        let page = br#"<picture><source srcset="/media/uploads/ab-320.1f.webp 320w, /media/uploads/ab-640.1f.webp 640w"><img src="/media/uploads/ab-640.1f.jpg"></picture>
+<meta property="og:image" content="https://party.example/media/uploads/ab-1200.1f.jpg">
+<img src="/media/uploads/ab-640.1f.jpg"> /media/uploads/ /media/uploads/../x /media/other.png"#;
+        assert_eq!(
+            referenced_uploads(page),
+            [
+                "media/uploads/ab-1200.1f.jpg",
+                "media/uploads/ab-320.1f.webp",
+                "media/uploads/ab-640.1f.jpg",
+                "media/uploads/ab-640.1f.webp",
+            ]
+        );
+        assert!(referenced_uploads(b"<p>no images</p>").is_empty());
     }
 
     #[test]

@@ -525,9 +525,13 @@ async fn preview(state: AppState, id: Option<String>, input: Input) -> Result<Re
             .unwrap_or_else(|| now.clone()),
         updated_at: now,
     };
+    let files = state.static_files.clone();
     let html = tokio::task::spawn_blocking(move || {
         let site = site.get()?;
-        generator::blog::preview_html(&site, &post)
+        let html = generator::blog::preview_html(&site, &post)?;
+        // Its images may have been made just now: served before the preview's address is.
+        files.refresh_now(&generator::blog::referenced_uploads(html.as_bytes()));
+        anyhow::Ok(html)
     })
     .await
     .map_err(|e| ApiError::Internal(e.into()))?
