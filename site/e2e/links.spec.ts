@@ -1,5 +1,6 @@
-// Walks every internal link, image and script in the built site and checks that each
-// resolves, so no page ever links somewhere broken.
+// Walks every internal link, image and script in the built site (its pages, sitemap, feed
+// and robots.txt, with the absolute URLs of canonical and social-card tags) and checks that
+// each resolves through the real server, so no page ever links somewhere broken.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,11 +8,14 @@ import { expect, test } from './fixtures';
 
 const dist = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'dist');
 
-function htmlFiles(dir: string): string[] {
+/** The site's canonical origin, which absolute URLs (canonical, og:image, sitemap) carry. */
+const origin = readFileSync(resolve(dist, '..', 'content', 'site.yaml'), 'utf8').match(/^url:\s*(\S+)/m)![1].replace(/\/$/, '');
+
+function files(dir: string, ext: RegExp): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return htmlFiles(path);
-    return name.endsWith('.html') ? [path] : [];
+    if (statSync(path).isDirectory()) return files(path, ext);
+    return ext.test(name) ? [path] : [];
   });
 }
 
@@ -28,11 +32,18 @@ function decode(attr: string): string {
 test('every internal link, image, script and anchor in dist/ resolves', async ({ request }) => {
   const targets = new Map<string, string>();
   const anchors: [string, string, string][] = [];
-  for (const file of htmlFiles(dist)) {
+  for (const file of files(dist, /\.(html|xml|txt)$/)) {
     const page = pathOf(file);
     const html = readFileSync(file, 'utf8');
     const ids = new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]));
-    const refs = [...html.matchAll(/\s(?:href|src)="([^"]+)"/g)].map((m) => decode(m[1]));
+    const local = (url: string) => (url.startsWith(`${origin}/`) || url === origin ? url.slice(origin.length) || '/' : url);
+    const refs = [
+      ...[...html.matchAll(/\s(?:href|src)="([^"]+)"/g)].map((m) => decode(m[1])),
+      // Meta tags' `content` holds text too (descriptions, colours): only URLs are followed.
+      ...[...html.matchAll(/\scontent="([^"]+)"/g)].map((m) => decode(m[1])).filter((v) => v.startsWith(origin)),
+      // Sitemap locations, JSON-LD and robots.txt's sitemap line.
+      ...[...html.matchAll(/<loc>([^<]+)<\/loc>|"(?:url|image|logo)":\s*"([^"]+)"|^Sitemap:\s*(\S+)/gm)].map((m) => m[1] ?? m[2] ?? m[3]),
+    ].map(local);
     const srcsets = [...html.matchAll(/\s(?:srcset|srcSet)="([^"]+)"/g)].flatMap((m) => m[1].split(',').map((s) => s.trim().split(' ')[0]));
     // Island props carry image sets too.
     const props = [...html.matchAll(/"(?:src|srcset)":"([^"]+)"/g)].flatMap((m) => m[1].split(',').map((s) => s.trim().split(' ')[0]));
