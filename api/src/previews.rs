@@ -1,9 +1,10 @@
 //! Previews of unsaved posts. The editor sends what is on screen to
 //! `POST /api/admin/blogs/preview`; the page is rendered there and then, exactly as
 //! `/blog/{slug}` will be, and kept in memory under a random 128-bit name. Its address,
-//! `/admin/preview/{name}`, is a one-time capability: a new browser tab cannot send the
-//! staff token, so knowing the (unguessable, short-lived) address is what lets it in, and
-//! the first visit uses it up. Nothing is written to disk, and a restart forgets them all.
+//! `/admin/preview/{name}`, is a capability: a new browser tab cannot send the staff token,
+//! so knowing the (unguessable, short-lived) address is what lets it in. It opens as often
+//! as needed for 10 minutes (a reload, the same link on a phone), then is gone. Nothing is
+//! written to disk, and a restart forgets them all.
 //!
 //! Answers are `Cache-Control: no-store` and `X-Robots-Tag: noindex`; the page itself
 //! carries `<meta name="robots" content="noindex">`.
@@ -29,7 +30,7 @@ pub const PATH_PREFIX: &str = "/admin/preview/";
 const EXPIRED_PAGE: &str = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
 <meta name=\"robots\" content=\"noindex\">\n<title>Preview expired</title>\n</head>\n<body>\n\
-<main>\n<h1>Preview expired</h1>\n<p>A preview opens once and lasts 10 minutes. \
+<main>\n<h1>Preview expired</h1>\n<p>A preview lasts 10 minutes. \
 Press Preview in the editor again to see the post as it is now.</p>\n</main>\n</body>\n</html>\n";
 
 struct Entry {
@@ -44,7 +45,7 @@ pub struct Previews {
 }
 
 impl Previews {
-    /// Keeps a rendered page and returns the address it can be opened at, once.
+    /// Keeps a rendered page and returns the address it can be opened at for a while.
     pub fn keep(&self, html: String) -> String {
         let name = format!("{:032x}", rand::random::<u128>());
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
@@ -69,13 +70,13 @@ impl Previews {
         format!("{PATH_PREFIX}{name}")
     }
 
-    /// The page kept under `name`, removed as it is taken; `None` once used or expired.
-    pub fn take(&self, name: &str) -> Option<String> {
-        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+    /// The page kept under `name`; `None` once expired (or crowded out).
+    pub fn get(&self, name: &str) -> Option<String> {
+        let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         entries
-            .remove(name)
+            .get(name)
             .filter(|e| e.made.elapsed() < KEEP_FOR)
-            .map(|e| e.html)
+            .map(|e| e.html.clone())
     }
 }
 
@@ -84,7 +85,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     warp::get()
         .and(warp::path!("admin" / "preview" / String))
         .map(move |name: String| {
-            let found = state.previews.take(&name);
+            let found = state.previews.get(&name);
             let (status, body) = match found {
                 Some(html) => (StatusCode::OK, html),
                 None => (StatusCode::NOT_FOUND, EXPIRED_PAGE.to_owned()),
@@ -110,16 +111,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_preview_opens_once_under_an_unguessable_name() {
+    fn a_preview_opens_again_under_an_unguessable_name() {
         let previews = Previews::default();
         let url = previews.keep("<p>draft</p>".into());
         let name = url.strip_prefix(PATH_PREFIX).unwrap();
         assert_eq!(name.len(), 32);
         assert!(name.chars().all(|c| c.is_ascii_hexdigit()));
         assert_ne!(previews.keep("<p>other</p>".into()), url);
-        assert_eq!(previews.take(name).as_deref(), Some("<p>draft</p>"));
-        assert_eq!(previews.take(name), None, "used up");
-        assert_eq!(previews.take("nope"), None);
+        assert_eq!(previews.get(name).as_deref(), Some("<p>draft</p>"));
+        assert_eq!(previews.get(name).as_deref(), Some("<p>draft</p>"), "a reload");
+        assert_eq!(previews.get("nope"), None);
     }
 
     #[test]
@@ -130,7 +131,7 @@ mod tests {
             previews.keep("x".into());
         }
         assert_eq!(
-            previews.take(first.strip_prefix(PATH_PREFIX).unwrap()),
+            previews.get(first.strip_prefix(PATH_PREFIX).unwrap()),
             None
         );
         assert_eq!(previews.entries.lock().unwrap().len(), MOST_KEPT);
@@ -144,6 +145,6 @@ mod tests {
         if let Some(entry) = previews.entries.lock().unwrap().get_mut(&name) {
             entry.made = Instant::now() - KEEP_FOR - Duration::from_secs(1);
         }
-        assert_eq!(previews.take(&name), None);
+        assert_eq!(previews.get(&name), None);
     }
 }
