@@ -62,6 +62,8 @@ impl Config {
         site.out_dir = dist_dir.clone();
         site.data_dir = data_dir.clone();
         site.site_url = var("SITE_URL");
+        // Rebuilds replace pages visitors are reading: each must survive a crash whole.
+        site.durable_writes = true;
         Ok(Config {
             bind: var("BIND")
                 .unwrap_or_else(|| "127.0.0.1".into())

@@ -55,6 +55,14 @@ impl AppState {
                 None
             }
         };
+        // A rebuild cut short by a crash can leave its temporary files behind.
+        let leftovers = generator::output::remove_leftover_temp_files(&config.dist_dir);
+        if leftovers > 0 {
+            tracing::info!(
+                files = leftovers,
+                "removed temporary files an interrupted rebuild left"
+            );
+        }
         let static_files = StaticFiles::open(config.dist_dir.clone(), config.static_cache_bytes);
         let rebuilder = match &config.site {
             Some(opts) => Rebuilder::start(

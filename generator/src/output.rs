@@ -4,9 +4,11 @@
 //! sends to browsers that accept them, except the blog's, which the server compresses
 //! when they are first asked for (see [`Compression::OnDemand`]).
 
+use std::collections::HashSet;
 use std::fs;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Context as _, Result, bail};
 
@@ -33,6 +35,11 @@ pub struct Output {
     /// Where the slowest copies ([`Compression::Best`]) are kept between builds, by the hash
     /// of what they compress: the bundles and pages of one build are mostly those of the last.
     cache: Option<PathBuf>,
+    /// fsync each file before its rename and the folder after (see [`Output::durable`]).
+    durable: bool,
+    /// Every cache file this output (and the image pipelines writing through it) read or
+    /// wrote, shared by its clones: what a full build keeps when it prunes the cache.
+    cache_used: Arc<Mutex<HashSet<PathBuf>>>,
 }
 
 impl Output {
@@ -40,7 +47,34 @@ impl Output {
         Output {
             root: root.into(),
             cache: None,
+            durable: false,
+            cache_used: Arc::default(),
         }
+    }
+
+    /// Notes that the cache file `path` served this build (see [`prune_cache`]).
+    pub fn note_cache_use(&self, path: &Path) {
+        self.cache_used
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(path.to_owned());
+    }
+
+    /// The cache files noted so far.
+    pub fn cache_used(&self) -> HashSet<PathBuf> {
+        self.cache_used
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Every write reaches the disk before it replaces what was there, and the rename itself
+    /// is made durable (the file, then its folder, are synced): after a crash or a power cut
+    /// a live page is the old one or the new one, never empty. For rewriting pages that are
+    /// being served; a full build into a fresh folder does not need it.
+    pub fn durable(mut self) -> Output {
+        self.durable = true;
+        self
     }
 
     /// Keeps [`Compression::Best`] copies in `dir` and reuses them.
@@ -75,11 +109,11 @@ impl Output {
         let path = self.path_of(rel)?;
         if compression != Compression::OnDemand && worth_compressing(rel, bytes.len()) {
             let (compressed_br, compressed_gz) = self.compressed(bytes, compression)?;
-            write_atomic(&sibling(&path, "br"), &compressed_br)?;
-            write_atomic(&sibling(&path, "gz"), &compressed_gz)?;
-            write_atomic(&path, bytes)?;
+            write_atomic(&sibling(&path, "br"), &compressed_br, self.durable)?;
+            write_atomic(&sibling(&path, "gz"), &compressed_gz, self.durable)?;
+            write_atomic(&path, bytes, self.durable)?;
         } else {
-            write_atomic(&path, bytes)?;
+            write_atomic(&path, bytes, self.durable)?;
             // A stale sibling from an earlier, larger version would be served instead.
             for ext in ["br", "gz"] {
                 let _ = fs::remove_file(sibling(&path, ext));
@@ -95,10 +129,12 @@ impl Output {
             (Some(dir), Compression::Best) => Some(dir.join(crate::media::short_hash(bytes))),
             _ => None,
         };
-        if let Some(stem) = &cached
-            && let (Ok(b), Ok(g)) = (fs::read(sibling(stem, "br")), fs::read(sibling(stem, "gz")))
-        {
-            return Ok((b, g));
+        if let Some(stem) = &cached {
+            self.note_cache_use(&sibling(stem, "br"));
+            self.note_cache_use(&sibling(stem, "gz"));
+            if let (Ok(b), Ok(g)) = (fs::read(sibling(stem, "br")), fs::read(sibling(stem, "gz"))) {
+                return Ok((b, g));
+            }
         }
         let pair = (brotli_bytes(bytes, br)?, gzip_bytes(bytes, gz)?);
         if let Some(stem) = &cached {
@@ -130,6 +166,11 @@ impl Output {
                     return Err(e).with_context(|| format!("Failed to remove {}", p.display()));
                 }
             }
+        }
+        if self.durable
+            && let Some(dir) = path.parent()
+        {
+            sync_dir(dir);
         }
         let mut dir = path.parent();
         while let Some(d) = dir.filter(|d| *d != self.root) {
@@ -170,10 +211,69 @@ pub fn html_path_for(route: &str) -> String {
     }
 }
 
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Removes the temporary files a write interrupted by a crash left behind (`.tmp…`, never
+/// renamed into place) anywhere in `root`; returns how many. For the server's start, before
+/// it indexes the folder.
+pub fn remove_leftover_temp_files(root: &Path) -> usize {
+    let mut removed = 0;
+    let Ok(entries) = fs::read_dir(root) else {
+        return 0;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            removed += remove_leftover_temp_files(&path);
+        } else if kind.is_file()
+            && entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
+            && fs::remove_file(&path).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// Removes every file under `dir` that is not in `used` (the cache files a build read or
+/// wrote), so the cache holds what the last build needed and no more: resized images of
+/// pictures since removed, compressed copies of old bundles. Returns how many went.
+pub fn prune_cache(dir: &Path, used: &HashSet<PathBuf>) -> usize {
+    let mut removed = 0;
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => removed += prune_cache(&path, used),
+            Ok(kind) if kind.is_file() && !used.contains(&path) => {
+                removed += usize::from(fs::remove_file(&path).is_ok());
+            }
+            _ => {}
+        }
+    }
+    removed
+}
+
+/// How the temporary files of [`write_atomic`] are named (tempfile's default).
+const TEMP_PREFIX: &str = ".tmp";
+
+/// Syncs a folder, so a rename in it survives a crash; failing that is only logged by the
+/// caller's later write, as some file systems cannot sync folders.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+fn write_atomic(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
     let dir = path.parent().context("output path has no parent folder")?;
     fs::create_dir_all(dir).with_context(|| format!("Failed to create {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(dir)
         .with_context(|| format!("Failed to create a temporary file in {}", dir.display()))?;
     tmp.write_all(bytes)
         .with_context(|| format!("Failed to write {}", path.display()))?;
@@ -184,8 +284,16 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         tmp.as_file()
             .set_permissions(fs::Permissions::from_mode(0o644))?;
     }
+    if durable {
+        tmp.as_file()
+            .sync_all()
+            .with_context(|| format!("Failed to sync {}", path.display()))?;
+    }
     tmp.persist(path)
         .with_context(|| format!("Failed to move {} into place", path.display()))?;
+    if durable {
+        sync_dir(dir);
+    }
     Ok(())
 }
 
@@ -295,6 +403,20 @@ mod tests {
         assert!(!dir.path().join("x.html.br").exists());
         out.write("i.png", &[0u8; 4096]).unwrap();
         assert!(!dir.path().join("i.png.gz").exists());
+    }
+
+    #[test]
+    fn leftover_temporary_files_are_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Output::new(dir.path()).durable();
+        out.write("blog/a/index.html", b"<p>kept</p>").unwrap();
+        fs::write(dir.path().join("blog/a/.tmpX1y2Z3"), b"half a pa").unwrap();
+        fs::write(dir.path().join(".tmpabc"), b"").unwrap();
+        fs::write(dir.path().join("blog/.well-known"), b"kept").unwrap();
+        assert_eq!(remove_leftover_temp_files(dir.path()), 2);
+        assert!(dir.path().join("blog/a/index.html").exists());
+        assert!(dir.path().join("blog/.well-known").exists());
+        assert!(!dir.path().join("blog/a/.tmpX1y2Z3").exists());
     }
 
     #[test]
