@@ -305,6 +305,7 @@ impl Media {
             encoding.settings(),
             encoding.ext()
         ));
+        self.output.note_cache_use(&cached);
         if let Ok(bytes) = fs::read(&cached) {
             return Ok(bytes);
         }

@@ -369,3 +369,36 @@ fn a_missing_image_names_the_file() {
     let err = format!("{:#}", generator::build(&opts, &EchoRenderer).unwrap_err());
     assert!(err.contains("content/media/cards/a.jpg"), "{err}");
 }
+
+/// The image and compression cache keeps what the last build used and nothing else: a
+/// picture taken out of the content leaves no encoded files behind, and what stays is
+/// reused (the next build encodes nothing).
+#[test]
+fn the_cache_keeps_only_what_the_last_build_used() {
+    let (_tmp, opts) = project();
+    generator::build(&opts, &EchoRenderer).unwrap();
+    let files = |dir: &Path| -> Vec<std::path::PathBuf> {
+        fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in fs::read_dir(dir).unwrap().flatten() {
+                if entry.file_type().unwrap().is_dir() {
+                    walk(&entry.path(), out);
+                } else {
+                    out.push(entry.path());
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(dir, &mut out);
+        out.sort();
+        out
+    };
+    let first = files(&opts.cache_dir);
+    assert!(first.iter().any(|p| p.extension().is_some_and(|e| e == "webp")));
+    assert!(first.iter().any(|p| p.starts_with(opts.compression_cache())));
+
+    // Entries of an image no longer in the content, and of an old bundle.
+    fs::write(opts.cache_dir.join("0123456789-320x200-q75.webp"), b"stale").unwrap();
+    fs::write(opts.compression_cache().join("0123456789abcdef.br"), b"stale").unwrap();
+    generator::build(&opts, &EchoRenderer).unwrap();
+    assert_eq!(files(&opts.cache_dir), first, "the stale entries went, the rest stayed");
+}
