@@ -87,6 +87,8 @@ const GIF_MAX_FRAMES: usize = 500;
 const GIF_MAX_TOTAL_PIXELS: u64 = 100_000_000;
 /// What decoders may allocate at any one time.
 const MAX_ALLOC: u64 = 512 * 1024 * 1024;
+/// Stills are stored at most this many pixels on their longer side (as WordPress does).
+pub const MAX_STORED_SIDE: u32 = 2560;
 const JPEG_QUALITY: u8 = 90;
 const WEBP_QUALITY: f32 = 85.0;
 
@@ -187,6 +189,20 @@ fn content_type_for(extension: &str) -> Option<&'static str> {
         .map(|&(_, content_type)| content_type)
 }
 
+/// Uploads waiting for the blocking pool. A 12-megapixel photo takes about 36 MB to decode;
+/// [`process`] takes the process-wide image turn (`generator::media::image_turn`), so only
+/// one image is ever decoded at once, and this keeps the others queued here rather than each
+/// holding a blocking thread.
+static PROCESSING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+
+/// [`process`] on the blocking pool, one upload at a time (the others wait their turn).
+pub async fn process_in_turn(
+    bytes: bytes::Bytes,
+) -> anyhow::Result<Result<Processed, UploadError>> {
+    let _permit = PROCESSING.acquire().await?;
+    Ok(tokio::task::spawn_blocking(move || process(&bytes)).await?)
+}
+
 /// Checks an uploaded file and re-encodes it; see the module documentation for every step.
 pub fn process(bytes: &[u8]) -> Result<Processed, UploadError> {
     if bytes.len() >= MAX_BYTES {
@@ -232,11 +248,13 @@ pub fn process(bytes: &[u8]) -> Result<Processed, UploadError> {
     let (width, height) = header_dimensions(bytes)?;
     check_dimensions(width, height, MAX_PIXELS)?;
 
+    // One image in memory at a time, here and in the pages' image pipeline alike.
+    let _turn = generator::media::image_turn();
     let processed = match (kind, gif) {
         (Kind::Gif, Some(layout)) => reencode_gif(bytes, &layout, width, height)?,
         _ => {
-            let image = decode_still(bytes, kind)?;
-            reencode_still(&image, kind, webp_lossy)?
+            let image = fit_stored(decode_still(bytes, kind)?)?;
+            reencode_still(image, kind, webp_lossy)?
         }
     };
     Ok(processed)
@@ -300,19 +318,34 @@ fn decode_still(bytes: &[u8], kind: Kind) -> Result<DynamicImage, UploadError> {
     Ok(image)
 }
 
+/// A still larger than [`MAX_STORED_SIDE`] on its longer side, scaled down to it: the pages
+/// show at most 1,920 px, and every later resize of a 12-megapixel photo would otherwise
+/// decode 36 MB of pixels again.
+fn fit_stored(image: DynamicImage) -> Result<DynamicImage, UploadError> {
+    let (w, h) = (image.width(), image.height());
+    let longer = w.max(h);
+    if longer <= MAX_STORED_SIDE {
+        return Ok(image);
+    }
+    let scale = f64::from(MAX_STORED_SIDE) / f64::from(longer);
+    let fit = |side: u32| ((f64::from(side) * scale).round() as u32).max(1);
+    generator::media::resized(&image, fit(w), fit(h)).map_err(encode_error)
+}
+
 fn reencode_still(
-    image: &DynamicImage,
+    image: DynamicImage,
     kind: Kind,
     webp_lossy: bool,
 ) -> Result<Processed, UploadError> {
     let (width, height) = (image.width(), image.height());
     let bytes = match kind {
         Kind::Jpeg => {
+            // `into_*` reuses the decoded pixels when they are already of that kind.
             let (pixels, color) = match image {
                 DynamicImage::ImageLuma8(_) | DynamicImage::ImageLumaA8(_) => {
-                    (image.to_luma8().into_raw(), ExtendedColorType::L8)
+                    (image.into_luma8().into_raw(), ExtendedColorType::L8)
                 }
-                _ => (image.to_rgb8().into_raw(), ExtendedColorType::Rgb8),
+                _ => (image.into_rgb8().into_raw(), ExtendedColorType::Rgb8),
             };
             encode_lossy(JPEG_QUALITY as f32, |quality| {
                 let mut out = Vec::new();
@@ -344,9 +377,9 @@ fn reencode_still(
         Kind::WebP => {
             let has_alpha = image.color().has_alpha();
             let pixels = if has_alpha {
-                image.to_rgba8().into_raw()
+                image.into_rgba8().into_raw()
             } else {
-                image.to_rgb8().into_raw()
+                image.into_rgb8().into_raw()
             };
             let encoder = if has_alpha {
                 webp::Encoder::from_rgba(&pixels, width, height)

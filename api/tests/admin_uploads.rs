@@ -251,3 +251,43 @@ fn crc32(bytes: &[u8]) -> u32 {
     }
     !crc
 }
+
+/// A photo larger than the pages ever show is stored at 2,560 px on its longer side, in its
+/// own shape; a smaller one keeps its size.
+#[tokio::test]
+async fn a_large_photo_is_stored_at_2560_px() {
+    let app = TestApp::new();
+    let token = app.login().await;
+    for (format, name, (w, h), stored) in [
+        (
+            image::ImageFormat::Jpeg,
+            "wide.jpg",
+            (3000, 2000),
+            (2560, 1707),
+        ),
+        (
+            image::ImageFormat::Png,
+            "tall.png",
+            (1200, 2700),
+            (1138, 2560),
+        ),
+        (
+            image::ImageFormat::Jpeg,
+            "small.jpg",
+            (2560, 1000),
+            (2560, 1000),
+        ),
+    ] {
+        let res = upload(
+            &app,
+            &token,
+            multipart("image", name, "image/x", &encoded(format, w, h)),
+        )
+        .await;
+        assert_eq!(res.status(), 200, "{name}: {:?}", res.body());
+        let url = TestApp::json(&res)["url"].as_str().unwrap().to_owned();
+        let served = app.get(&url).await;
+        let img = image::load_from_memory(served.body()).unwrap();
+        assert_eq!((img.width(), img.height()), stored, "{name}");
+    }
+}

@@ -780,9 +780,9 @@ async fn upload(
     }
     let image = image
         .ok_or_else(|| ApiError::BadRequest("Choose an image to upload (field image).".into()))?;
-    let processed = tokio::task::spawn_blocking(move || uploads::process(&image))
+    let processed = uploads::process_in_turn(image)
         .await
-        .map_err(|e| ApiError::Internal(e.into()))?
+        .map_err(ApiError::Internal)?
         .map_err(|e| match e {
             UploadError::TooLarge => image_too_large(),
             UploadError::Refused(message) => ApiError::BadRequest(message),
