@@ -1,5 +1,6 @@
 //! Work done once a minute while the server runs: forgetting idle rate-limit entries and
-//! expired revoked tokens, and expiring donations that were never paid.
+//! expired revoked tokens, expiring donations that were never paid, and giving free memory
+//! back to the system.
 
 use crate::donations;
 use crate::state::AppState;
@@ -23,6 +24,7 @@ pub async fn run_once(state: &AppState) {
         tracing::warn!(error = %e, "could not prune revoked tokens");
     }
     expire_donations(state).await;
+    crate::memory::release_free_memory();
 }
 
 /// Gifts left unpaid for a day stop counting toward their donor's year; their payments are

@@ -17,6 +17,7 @@ pub mod export;
 mod filters;
 pub mod form_problems;
 pub mod housekeeping;
+pub mod memory;
 pub mod payments;
 pub mod previews;
 pub mod rate_limit;

@@ -30,8 +30,17 @@ enum Command {
     },
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
+    // Before any thread exists: the allocator's settings apply to the arenas threads get.
+    api::memory::tune_allocator();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("the async runtime starts");
+    runtime.block_on(run())
+}
+
+async fn run() -> ExitCode {
     dotenvy::dotenv().ok();
     let cli = Cli::parse();
     tracing_subscriber::fmt()
