@@ -119,7 +119,11 @@ mod tests {
         assert!(name.chars().all(|c| c.is_ascii_hexdigit()));
         assert_ne!(previews.keep("<p>other</p>".into()), url);
         assert_eq!(previews.get(name).as_deref(), Some("<p>draft</p>"));
-        assert_eq!(previews.get(name).as_deref(), Some("<p>draft</p>"), "a reload");
+        assert_eq!(
+            previews.get(name).as_deref(),
+            Some("<p>draft</p>"),
+            "a reload"
+        );
         assert_eq!(previews.get("nope"), None);
     }
 
@@ -130,10 +134,7 @@ mod tests {
         for _ in 0..MOST_KEPT {
             previews.keep("x".into());
         }
-        assert_eq!(
-            previews.get(first.strip_prefix(PATH_PREFIX).unwrap()),
-            None
-        );
+        assert_eq!(previews.get(first.strip_prefix(PATH_PREFIX).unwrap()), None);
         assert_eq!(previews.entries.lock().unwrap().len(), MOST_KEPT);
     }
 

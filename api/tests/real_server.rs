@@ -459,7 +459,11 @@ async fn a_kill_mid_rebuild_leaves_every_page_whole() {
 
     // Restarted, it completes the blog; a staff change waits for that first pass.
     let mut server = Server::start(dir.path(), &env_refs(&env)).await;
-    assert_eq!(temp_files(&dist), Vec::<PathBuf>::new(), "leftovers removed at start");
+    assert_eq!(
+        temp_files(&dist),
+        Vec::<PathBuf>::new(),
+        "leftovers removed at start"
+    );
     let mut stream = connect(&server.addr).await;
     let token = sign_in(&mut stream).await;
     let auth = format!("Bearer {token}");
@@ -785,13 +789,25 @@ async fn static_files_from_memory_behave_like_the_routes() {
 /// scripts, social-card and canonical tags, as paths to ask the server for.
 fn referenced_paths(body: &str, origin: &str) -> Vec<String> {
     // The feed carries each post's HTML escaped.
-    let body = &body.replace("&quot;", "\"").replace("&lt;", "<").replace("&gt;", ">");
+    let body = &body
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">");
     let mut found = std::collections::BTreeSet::new();
-    for attr in ["href=\"", "src=\"", "srcset=\"", "content=\"", "<loc>", "<id>"] {
+    for attr in [
+        "href=\"",
+        "src=\"",
+        "srcset=\"",
+        "content=\"",
+        "<loc>",
+        "<id>",
+    ] {
         let close = if attr.starts_with('<') { "</" } else { "\"" };
         for (i, _) in body.match_indices(attr) {
             let rest = &body[i + attr.len()..];
-            let Some(end) = rest.find(close) else { continue };
+            let Some(end) = rest.find(close) else {
+                continue;
+            };
             let value = rest[..end].replace("&amp;", "&");
             for candidate in value.split(", ") {
                 let url = candidate.split(' ').next().unwrap_or("");
@@ -817,7 +833,9 @@ fn multipart_image(bytes: &[u8]) -> (String, Vec<u8>) {
 }
 
 fn jpeg(w: u32, h: u32) -> Vec<u8> {
-    let img = image::RgbImage::from_fn(w, h, |x, y| image::Rgb([(x % 251) as u8, (y % 241) as u8, 90]));
+    let img = image::RgbImage::from_fn(w, h, |x, y| {
+        image::Rgb([(x % 251) as u8, (y % 241) as u8, 90])
+    });
     let mut out = std::io::Cursor::new(Vec::new());
     img.write_to(&mut out, image::ImageFormat::Jpeg).unwrap();
     out.into_inner()
@@ -871,7 +889,10 @@ async fn a_new_posts_images_are_live_with_its_pages() {
         &mut stream,
         "POST",
         "/api/admin/blogs",
-        &[("Content-Type", "application/json"), ("Authorization", &auth)],
+        &[
+            ("Content-Type", "application/json"),
+            ("Authorization", &auth),
+        ],
         post.to_string(),
     )
     .await
@@ -886,7 +907,11 @@ async fn a_new_posts_images_are_live_with_its_pages() {
     // At once: no waiting, no SIGHUP.
     let mut checked = HashSet::new();
     let mut variants = 0;
-    for page in ["/blog".to_owned(), format!("/blog/{slug}"), "/blog/feed.xml".into()] {
+    for page in [
+        "/blog".to_owned(),
+        format!("/blog/{slug}"),
+        "/blog/feed.xml".into(),
+    ] {
         let (status, body) = request(&mut stream, "GET", &page, &[], "").await.unwrap();
         assert_eq!(status, 200, "{page}");
         let paths = referenced_paths(&body, "https://example.org");
@@ -907,5 +932,8 @@ async fn a_new_posts_images_are_live_with_its_pages() {
         }
     }
     // Both images at several widths, in WebP and JPEG, and the social card.
-    assert!(variants >= 8, "{variants} image variants checked: {checked:?}");
+    assert!(
+        variants >= 8,
+        "{variants} image variants checked: {checked:?}"
+    );
 }

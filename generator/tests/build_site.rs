@@ -393,12 +393,28 @@ fn the_cache_keeps_only_what_the_last_build_used() {
         out
     };
     let first = files(&opts.cache_dir);
-    assert!(first.iter().any(|p| p.extension().is_some_and(|e| e == "webp")));
-    assert!(first.iter().any(|p| p.starts_with(opts.compression_cache())));
+    assert!(
+        first
+            .iter()
+            .any(|p| p.extension().is_some_and(|e| e == "webp"))
+    );
+    assert!(
+        first
+            .iter()
+            .any(|p| p.starts_with(opts.compression_cache()))
+    );
 
     // Entries of an image no longer in the content, and of an old bundle.
     fs::write(opts.cache_dir.join("0123456789-320x200-q75.webp"), b"stale").unwrap();
-    fs::write(opts.compression_cache().join("0123456789abcdef.br"), b"stale").unwrap();
+    fs::write(
+        opts.compression_cache().join("0123456789abcdef.br"),
+        b"stale",
+    )
+    .unwrap();
     generator::build(&opts, &EchoRenderer).unwrap();
-    assert_eq!(files(&opts.cache_dir), first, "the stale entries went, the rest stayed");
+    assert_eq!(
+        files(&opts.cache_dir),
+        first,
+        "the stale entries went, the rest stayed"
+    );
 }
