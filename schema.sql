@@ -113,6 +113,14 @@ BEGIN
     SELECT RAISE(ABORT, 'the audit log is append-only');
 END;
 
+-- Failed staff sign-ins, counted per address and minute (not one audit row per guess).
+CREATE TABLE failed_logins (
+    ip TEXT NOT NULL,
+    minute TEXT NOT NULL,
+    attempts INTEGER NOT NULL CHECK (attempts > 0),
+    PRIMARY KEY (ip, minute)
+) WITHOUT ROWID;
+
 -- Admin tokens revoked by logout, kept until they would have expired anyway.
 CREATE TABLE revoked_tokens (
     jti TEXT PRIMARY KEY,

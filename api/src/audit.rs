@@ -9,7 +9,6 @@ use rusqlite::{Connection, params};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     Login,
-    LoginFailed,
     Logout,
     Create,
     Update,
@@ -21,7 +20,6 @@ impl Action {
     pub fn as_str(self) -> &'static str {
         match self {
             Action::Login => "login",
-            Action::LoginFailed => "login_failed",
             Action::Logout => "logout",
             Action::Create => "create",
             Action::Update => "update",
@@ -41,6 +39,19 @@ pub fn record(
     tx.execute(
         "INSERT INTO audit_log (action, target, ip) VALUES (?1, ?2, ?3)",
         params![action.as_str(), target, ip.to_string()],
+    )
+    .map(|_| ())
+}
+
+/// Counts a failed sign-in from `ip` in the current minute (`failed_logins`). Failures are
+/// kept in aggregate, not as audit rows: a flood of guesses must not fill the append-only
+/// log with rows nobody may ever remove.
+pub fn record_failed_login(tx: &Connection, ip: IpAddr) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO failed_logins (ip, minute, attempts)
+         VALUES (?1, strftime('%Y-%m-%dT%H:%MZ', 'now'), 1)
+         ON CONFLICT (ip, minute) DO UPDATE SET attempts = attempts + 1",
+        [ip.to_string()],
     )
     .map(|_| ())
 }

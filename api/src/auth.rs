@@ -8,8 +8,12 @@
 //!   `DATA_DIR/jwt-secret`) and the password, so a new password invalidates every token
 //!   issued before it.
 //! - Logout revokes a token's `jti` until it would have expired (table `revoked_tokens`).
-//! - More than [`MAX_FAILURES`] failed logins from one address within [`FAILURE_WINDOW`]
-//!   lock that address out until the oldest failure ages out.
+//! - More than [`MAX_FAILURES`] sign-in attempts from one address within [`FAILURE_WINDOW`]
+//!   lock that address out until the oldest ages out. An attempt counts from the moment it
+//!   is let through to the password check (a success takes its count back), so attempts sent
+//!   all at once cannot slip past the lock while the first ones are still being checked.
+//! - Password checks are slow and take 19 MiB each (argon2): at most [`CHECKS_AT_ONCE`] run
+//!   at a time; an attempt that cannot start one within [`CHECK_WAIT`] is told to retry.
 //!
 //! [`admin`] is the one filter every admin route group uses.
 
@@ -42,6 +46,29 @@ pub const MAX_FAILURES: usize = 10;
 pub const FAILURE_WINDOW: Duration = Duration::from_secs(15 * 60);
 /// Addresses tracked at most; beyond it the quietest are forgotten.
 const MOST_TRACKED: usize = 10_000;
+/// Password checks running at once: one core's worth, so the other keeps serving.
+pub const CHECKS_AT_ONCE: usize = 1;
+/// How long an attempt waits for its turn to be checked before it is told to retry.
+pub const CHECK_WAIT: Duration = Duration::from_secs(3);
+
+/// The turns to check a password (see [`CHECKS_AT_ONCE`]).
+static CHECKS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(CHECKS_AT_ONCE);
+
+/// Why a sign-in attempt was not checked.
+#[derive(Debug, PartialEq, Eq)]
+pub enum NotChecked {
+    /// This address has tried too often lately: wait this many seconds.
+    LockedOut(u64),
+    /// Too many checks are waiting already (a flood): try again shortly.
+    Busy,
+}
+
+/// An attempt let through to the password check, counted against its address.
+#[derive(Debug)]
+pub struct Attempt {
+    ip: IpAddr,
+    at: Instant,
+}
 
 const PASSWORD_FILE: &str = "admin-password.phc";
 const SECRET_FILE: &str = "jwt-secret";
@@ -142,32 +169,59 @@ impl Auth {
             .map(|data| data.claims)
     }
 
-    /// `Err(seconds to wait)` when `ip` has failed too often lately.
-    pub fn login_allowed(&self, ip: IpAddr) -> Result<(), u64> {
-        let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        let Some(times) = failures.get_mut(&ip) else {
-            return Ok(());
+    /// Checks `candidate` for a sign-in from `ip`: counts the attempt first (refused when
+    /// `ip` is locked out), then waits for a turn to run the slow check on the blocking
+    /// pool. `Ok(true)` is the right password (whose attempt no longer counts).
+    pub async fn check_attempt(
+        self: &std::sync::Arc<Self>,
+        ip: IpAddr,
+        candidate: String,
+    ) -> Result<bool, NotChecked> {
+        let attempt = self.begin_attempt(ip).map_err(NotChecked::LockedOut)?;
+        let Ok(Ok(turn)) = tokio::time::timeout(CHECK_WAIT, CHECKS.acquire()).await else {
+            return Err(NotChecked::Busy);
         };
-        while times.front().is_some_and(|t| t.elapsed() >= FAILURE_WINDOW) {
-            times.pop_front();
+        let auth = self.clone();
+        let matches = tokio::task::spawn_blocking(move || auth.password_matches(&candidate))
+            .await
+            .unwrap_or(false);
+        drop(turn);
+        if matches {
+            self.forget_attempt(&attempt);
         }
-        if times.len() < MAX_FAILURES {
-            return Ok(());
-        }
-        let oldest = times.front().expect("at least MAX_FAILURES entries");
-        Err(FAILURE_WINDOW
-            .saturating_sub(oldest.elapsed())
-            .as_secs()
-            .max(1))
+        Ok(matches)
     }
 
-    /// Counts a failed login from `ip`. Other addresses are untouched.
-    pub fn record_failure(&self, ip: IpAddr) {
+    /// Counts an attempt from `ip`, or `Err(seconds to wait)` when it has tried too often
+    /// lately. Other addresses are untouched.
+    pub fn begin_attempt(&self, ip: IpAddr) -> Result<Attempt, u64> {
         let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
         if failures.len() >= MOST_TRACKED && !failures.contains_key(&ip) {
             failures.retain(|_, times| times.back().is_some_and(|t| t.elapsed() < FAILURE_WINDOW));
         }
-        failures.entry(ip).or_default().push_back(Instant::now());
+        let times = failures.entry(ip).or_default();
+        while times.front().is_some_and(|t| t.elapsed() >= FAILURE_WINDOW) {
+            times.pop_front();
+        }
+        if let Some(oldest) = times.front().filter(|_| times.len() >= MAX_FAILURES) {
+            return Err(FAILURE_WINDOW
+                .saturating_sub(oldest.elapsed())
+                .as_secs()
+                .max(1));
+        }
+        let at = Instant::now();
+        times.push_back(at);
+        Ok(Attempt { ip, at })
+    }
+
+    /// Takes back the count of an attempt that turned out right.
+    fn forget_attempt(&self, attempt: &Attempt) {
+        let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(times) = failures.get_mut(&attempt.ip)
+            && let Some(i) = times.iter().position(|t| *t == attempt.at)
+        {
+            times.remove(i);
+        }
     }
 
     /// Forgets addresses whose failures have all aged out (called now and then).
@@ -366,14 +420,17 @@ mod tests {
         let auth = Auth::from_config(&config(dir.path())).unwrap();
         let (a, b): (IpAddr, IpAddr) = ([10, 0, 0, 1].into(), [10, 0, 0, 2].into());
         for _ in 0..MAX_FAILURES {
-            assert!(auth.login_allowed(a).is_ok());
-            auth.record_failure(a);
+            auth.begin_attempt(a).unwrap();
         }
-        let wait = auth.login_allowed(a).unwrap_err();
+        let wait = auth.begin_attempt(a).unwrap_err();
         assert!(wait > 800 && wait <= 900, "{wait}");
         assert!(
-            auth.login_allowed(b).is_ok(),
+            auth.begin_attempt(b).is_ok(),
             "another address is unaffected"
         );
+        // A right password takes its attempt back.
+        let attempt = auth.begin_attempt(b).unwrap();
+        auth.forget_attempt(&attempt);
+        assert_eq!(auth.failures.lock().unwrap()[&b].len(), 1);
     }
 }

@@ -23,6 +23,19 @@ pub async fn run_once(state: &AppState) {
     if let Err(e) = pruned {
         tracing::warn!(error = %e, "could not prune revoked tokens");
     }
+    // Failed sign-ins are kept 90 days: long enough to see a pattern, no longer.
+    let pruned = state
+        .db
+        .write(|tx| {
+            tx.execute(
+                "DELETE FROM failed_logins WHERE minute < strftime('%Y-%m-%dT%H:%MZ', 'now', '-90 days')",
+                [],
+            )
+        })
+        .await;
+    if let Err(e) = pruned {
+        tracing::warn!(error = %e, "could not prune failed sign-ins");
+    }
     expire_donations(state).await;
     crate::memory::release_free_memory();
 }

@@ -937,3 +937,99 @@ async fn a_new_posts_images_are_live_with_its_pages() {
         "{variants} image variants checked: {checked:?}"
     );
 }
+
+/// Resident memory of a process, in MB.
+fn rss_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kb / 1024.0
+}
+
+/// 200 wrong passwords sent at once from one address: at most ten are checked (401), the
+/// rest are refused unchecked (429); memory stays bounded, and readers are served meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_logins_is_counted_before_it_is_checked() {
+    let (dir, env) = blog_site(3);
+    let server = Server::start(dir.path(), &env_refs(&env)).await;
+    let pid = server.child.id().unwrap();
+    let addr = server.addr.clone();
+    // Readers, before and during the burst.
+    let reader = {
+        let addr = addr.clone();
+        tokio::spawn(async move {
+            let mut stream = connect(&addr).await;
+            let mut times = Vec::new();
+            let started = Instant::now();
+            while started.elapsed() < Duration::from_secs(4) {
+                let t = Instant::now();
+                let (status, _) = request(&mut stream, "GET", "/api/blogs", &[], "")
+                    .await
+                    .unwrap();
+                assert_eq!(status, 200);
+                times.push(t.elapsed());
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            times
+        })
+    };
+    let peak = Arc::new(Mutex::new(0f64));
+    let watcher = {
+        let peak = peak.clone();
+        tokio::spawn(async move {
+            loop {
+                let now = rss_mb(pid);
+                {
+                    let mut p = peak.lock().unwrap();
+                    *p = p.max(now);
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+    };
+    let attempts: Vec<_> = (0..200)
+        .map(|i| {
+            let addr = addr.clone();
+            tokio::spawn(async move {
+                let mut stream = connect(&addr).await;
+                let body = format!(r#"{{"password":"guess number {i}"}}"#);
+                request(
+                    &mut stream,
+                    "POST",
+                    "/api/admin/login",
+                    &json_headers(),
+                    &body,
+                )
+                .await
+                .unwrap()
+                .0
+            })
+        })
+        .collect();
+    let mut statuses = std::collections::BTreeMap::new();
+    for attempt in attempts {
+        *statuses.entry(attempt.await.unwrap()).or_insert(0) += 1;
+    }
+    let mut times = reader.await.unwrap();
+    watcher.abort();
+    assert!(
+        statuses.get(&401).copied().unwrap_or(0) <= 10,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.get(&401).copied().unwrap_or(0) + statuses.get(&429).copied().unwrap_or(0),
+        200,
+        "{statuses:?}"
+    );
+    let peak = *peak.lock().unwrap();
+    assert!(peak < 300.0, "resident memory peaked at {peak:.0} MB");
+    times.sort();
+    let p99 = times[times.len() * 99 / 100];
+    assert!(
+        p99 < Duration::from_millis(100),
+        "GET /api/blogs p99 {p99:?} during the burst"
+    );
+}

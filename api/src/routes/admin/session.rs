@@ -11,7 +11,7 @@ use warp::{Filter, Rejection};
 
 use super::{json, success};
 use crate::audit::{self, Action};
-use crate::auth::{self, Admin};
+use crate::auth::{self, Admin, NotChecked};
 use crate::error::ApiError;
 use crate::filters::{client_ip, json_body};
 use crate::state::AppState;
@@ -47,35 +47,41 @@ async fn login(state: AppState, ip: IpAddr, body: Login) -> Result<Response, Rej
     if password.trim().is_empty() {
         return Err(ApiError::BadRequest("Enter the admin password.".into()).into());
     }
-    if let Err(seconds) = state.auth.login_allowed(ip) {
-        tracing::warn!(%ip, "admin login locked out");
-        return Err(ApiError::RetryAfter {
-            message: format!(
-                "Too many failed sign-in attempts. Please try again in {} minutes.",
-                seconds.div_ceil(60)
-            ),
-            seconds,
+    let matches = match state.auth.check_attempt(ip, password).await {
+        Ok(matches) => matches,
+        Err(NotChecked::LockedOut(seconds)) => {
+            tracing::warn!(%ip, "admin login locked out");
+            return Err(ApiError::RetryAfter {
+                message: format!(
+                    "Too many failed sign-in attempts. Please try again in {} minutes.",
+                    seconds.div_ceil(60)
+                ),
+                seconds,
+            }
+            .into());
         }
-        .into());
-    }
-    let auth = state.auth.clone();
-    let matches = tokio::task::spawn_blocking(move || auth.password_matches(&password))
-        .await
-        .map_err(|e| ApiError::Internal(e.into()))?;
-    let action = if matches {
-        Action::Login
-    } else {
-        Action::LoginFailed
+        Err(NotChecked::Busy) => {
+            tracing::warn!(%ip, "admin login refused: too many password checks waiting");
+            return Err(ApiError::RetryAfter {
+                message: "Too many sign-in attempts at once. Please try again in a moment.".into(),
+                seconds: 5,
+            }
+            .into());
+        }
     };
-    state
-        .db
-        .write(move |tx| audit::record(tx, action, None, ip))
-        .await?;
     if !matches {
-        state.auth.record_failure(ip);
+        // Counted per address and minute: a flood adds one row a minute, not one an attempt.
+        state
+            .db
+            .write(move |tx| audit::record_failed_login(tx, ip))
+            .await?;
         tracing::warn!(%ip, "admin login failed");
         return Err(ApiError::Unauthorized("Invalid password".into()).into());
     }
+    state
+        .db
+        .write(move |tx| audit::record(tx, Action::Login, None, ip))
+        .await?;
     let (token, _) = state.auth.issue().map_err(ApiError::Internal)?;
     Ok(json(
         StatusCode::OK,

@@ -1,0 +1,8 @@
+-- Failed staff sign-ins, counted per address and minute: a flood of guesses adds a row a
+-- minute, and these rows (unlike the audit log's) can be pruned.
+CREATE TABLE failed_logins (
+    ip TEXT NOT NULL,
+    minute TEXT NOT NULL,
+    attempts INTEGER NOT NULL CHECK (attempts > 0),
+    PRIMARY KEY (ip, minute)
+) WITHOUT ROWID;
