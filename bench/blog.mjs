@@ -29,7 +29,7 @@ const LIVE_POSTS = 1000; // posts on the site while publishes and edits are time
 const SAMPLES = 100; // publishes, and edits
 const RUNS = 3; // timed builds, after one warm-up
 const IMAGE = '/uploads/0123456789abcdef0123.jpg';
-const PASSWORD = 'bench-password';
+const PASSWORD = 'a bench password for the blog';
 
 const tmp = mkdtempSync(join(tmpdir(), 'acp-blog-bench-'));
 let server = null;

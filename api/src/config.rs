@@ -90,7 +90,9 @@ impl Config {
                 .context("FORM_RATE_LIMIT must be a whole number above 0")?,
             trust_proxy: matches!(var("TRUST_PROXY").as_deref(), Some("1" | "true" | "yes")),
             admin_password_hash: var("ADMIN_PASSWORD_HASH"),
-            admin_password: var("ADMIN_PASSWORD"),
+            admin_password: var("ADMIN_PASSWORD")
+                .map(|p| strong_enough(&p).map(|()| p))
+                .transpose()?,
             jwt_secret: var("JWT_SECRET"),
             site: Some(site),
             rebuild_hook: var("REBUILD_HOOK"),
@@ -168,4 +170,56 @@ fn positive(name: &str, default: u32) -> Result<u32> {
 
 fn var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// The fewest characters an `ADMIN_PASSWORD` may have.
+pub const MIN_PASSWORD_CHARS: usize = 12;
+
+/// Refuses an admin password that is short, common or a pattern crackers try early
+/// (zxcvbn's estimate below 10⁸ guesses): the one password guards every supporter's details.
+pub fn strong_enough(password: &str) -> anyhow::Result<()> {
+    let advice = "Choose at least 12 characters that are not a common password (a few \
+                  unrelated words work well), or set ADMIN_PASSWORD_HASH instead.";
+    if password.chars().count() < MIN_PASSWORD_CHARS {
+        anyhow::bail!("ADMIN_PASSWORD is too short. {advice}");
+    }
+    let estimate = zxcvbn::zxcvbn(password, &["admin", "party", "conscience"]);
+    if estimate.score() < zxcvbn::Score::Three {
+        let why = estimate
+            .feedback()
+            .and_then(|f| f.warning())
+            .map_or_else(|| "It is too easy to guess.".to_owned(), |w| w.to_string());
+        anyhow::bail!("ADMIN_PASSWORD is too weak: {why} {advice}");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weak_admin_passwords_are_refused_with_the_reason() {
+        for (weak, why) in [
+            ("hunter2", "too short"),
+            ("password1234", "very common"),
+            ("aaaaaaaaaaaaaaaa", "Repeats"),
+            ("qwertyuiopasdf", "commonly used"),
+        ] {
+            let message = strong_enough(weak).unwrap_err().to_string();
+            assert!(message.contains(why), "{weak}: {message}");
+            assert!(message.contains("at least 12 characters"), "{message}");
+            assert!(
+                !message.contains(weak),
+                "the password is not repeated: {message}"
+            );
+        }
+        for strong in [
+            "correct horse battery staple",
+            "Tr0ub4dor&3xx",
+            "e2e admin password",
+        ] {
+            assert!(strong_enough(strong).is_ok(), "{strong}");
+        }
+    }
 }

@@ -1033,3 +1033,27 @@ async fn a_flood_of_logins_is_counted_before_it_is_checked() {
         "GET /api/blogs p99 {p99:?} during the burst"
     );
 }
+
+/// A weak `ADMIN_PASSWORD` stops the server at start, saying why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_weak_admin_password_is_refused_at_start() {
+    let (dir, env) = bare_site();
+    let output = tokio::time::timeout(
+        Duration::from_secs(20),
+        Command::new(env!("CARGO_BIN_EXE_api"))
+            .current_dir(dir.path())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("PORT", "0")
+            .env("ADMIN_PASSWORD", "password1234")
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .output(),
+    )
+    .await
+    .expect("it stops at once")
+    .unwrap();
+    assert!(!output.status.success());
+    let log = String::from_utf8_lossy(&output.stdout) + String::from_utf8_lossy(&output.stderr);
+    assert!(log.contains("ADMIN_PASSWORD is too weak"), "{log}");
+    assert!(!log.contains("Listening on"), "{log}");
+}
