@@ -13,8 +13,10 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     form_route(forms::NEWSLETTER, state, signup)
 }
 
-/// POST /api/newsletter-signup `{email, phone, zipCode}`. A repeated e-mail updates the
-/// existing signup (its ZIP, and its phone when one is given) instead of adding a row.
+/// POST /api/newsletter-signup `{email, phone, zipCode}`. A new e-mail is stored; a known
+/// one is left exactly as it is. Both are answered alike (status, body and, since both
+/// commit a write, time), so the form cannot tell a stranger whether someone subscribed,
+/// nor let one change a subscriber's phone or ZIP.
 async fn signup(state: AppState, values: Values) -> Result<bool, ApiError> {
     let email = values.required("email");
     let phone = values.get("phone").map(str::to_owned);
@@ -27,21 +29,22 @@ async fn signup(state: AppState, values: Values) -> Result<bool, ApiError> {
                 .optional()?;
             match existing {
                 Some(id) => {
+                    // Changes nothing, but makes the commit write (and sync) as an insert
+                    // does: a known address must not answer faster.
                     tx.execute(
-                        "UPDATE newsletter_signups SET phone = COALESCE(?1, phone), zip_code = ?2, \
-                         updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?3",
-                        params![phone, zip, id],
+                        "UPDATE newsletter_signups SET updated_at = updated_at WHERE id = ?1",
+                        [id],
                     )?;
-                    Ok(false)
                 }
                 None => {
                     tx.execute(
                         "INSERT INTO newsletter_signups (email, phone, zip_code) VALUES (?1, ?2, ?3)",
                         params![email, phone, zip],
                     )?;
-                    Ok(true)
                 }
             }
+            // "Created" either way: the answer must not say which it was.
+            Ok(true)
         })
         .await
 }
