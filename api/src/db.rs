@@ -50,6 +50,8 @@ type ReadJob = Box<dyn FnOnce(&Connection) + Send>;
 enum Job {
     Write(WriteJob),
     Read(ReadJob),
+    /// Copy the log into the database and empty it, after the writes before it commit.
+    Checkpoint(oneshot::Sender<Result<(), String>>),
 }
 
 #[derive(Clone)]
@@ -81,6 +83,9 @@ pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
     // would only guarantee consistency.
     conn.pragma_update(None, "synchronous", "FULL")?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // A deleted row's bytes are overwritten, not left in free pages for anyone who copies
+    // the file (see [`Db::forget_deleted`] for the log).
+    conn.pragma_update(None, "secure_delete", "ON")?;
     conn.busy_timeout(BUSY_TIMEOUT)
 }
 
@@ -173,6 +178,18 @@ impl Db {
         wait.await.context("the database write did not complete")?
     }
 
+    /// Makes what was just deleted unrecoverable from the files: the write-ahead log still
+    /// holds the pages as they were before the delete (and as inserted), so it is copied
+    /// into the database (whose freed bytes `secure_delete` zeroes) and truncated. Call it
+    /// after a write that removes personal data; it waits for writes sent before it.
+    pub async fn forget_deleted(&self) -> Result<(), ApiError> {
+        let (done, wait) = oneshot::channel();
+        self.send(Job::Checkpoint(done))?;
+        wait.await
+            .context("the checkpoint did not complete")?
+            .map_err(|why| ApiError::Internal(anyhow::anyhow!("checkpoint failed: {why}")))
+    }
+
     fn send(&self, job: Job) -> Result<(), ApiError> {
         self.inner
             .jobs
@@ -220,6 +237,7 @@ impl Inner {
 /// than one) never waits.
 fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>) {
     let mut group: Vec<WriteJob> = Vec::with_capacity(MAX_GROUP);
+    let mut checkpoints: Vec<oneshot::Sender<Result<(), String>>> = Vec::new();
     // How many writes recent groups held (decaying), and how long the last commit took.
     let mut recent = 1usize;
     let mut last_commit = Duration::ZERO;
@@ -232,6 +250,7 @@ fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>) {
                 match job {
                     Job::Write(w) => group.push(w),
                     Job::Read(r) => run_read(&conn, r),
+                    Job::Checkpoint(done) => checkpoints.push(done),
                 }
                 if group.len() < MAX_GROUP {
                     next = queue.try_recv().ok();
@@ -253,6 +272,19 @@ fn writer(mut conn: Connection, queue: mpsc::Receiver<Job>) {
             let started = Instant::now();
             commit_group(&mut conn, group.drain(..));
             last_commit = started.elapsed();
+        }
+        for done in checkpoints.drain(..) {
+            // TRUNCATE waits (busy timeout) for readers of older snapshots to finish.
+            let result = conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                    r.get::<_, i64>(0)
+                })
+                .map_err(|e| e.to_string())
+                .and_then(|busy| match busy {
+                    0 => Ok(()),
+                    _ => Err("readers kept the log busy".to_owned()),
+                });
+            let _ = done.send(result);
         }
     }
 }

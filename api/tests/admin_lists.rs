@@ -125,6 +125,48 @@ async fn deletes_remove_one_row_say_so_and_are_audited() {
     assert_eq!(targets, ["contact:1", "volunteer:1", "newsletter:1"]);
 }
 
+/// Whether `needle` is anywhere in the file at `path` (a missing file holds nothing).
+fn file_holds(path: &std::path::Path, needle: &str) -> bool {
+    std::fs::read(path)
+        .is_ok_and(|bytes| bytes.windows(needle.len()).any(|w| w == needle.as_bytes()))
+}
+
+/// A deleted message is gone from the database file, its log and a backup taken after,
+/// not only from the table.
+#[tokio::test]
+async fn a_deleted_message_leaves_no_trace_in_the_files_or_a_backup() {
+    let app = TestApp::new();
+    let secret = "My neighbour Alma Reyes-7Q9 needs help with her benefits";
+    let res = app
+        .post_json(
+            "/api/contact",
+            &json!({"name": "Alma Reyes", "email": "alma@example.org", "subject": "Benefits", "message": secret}).to_string(),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    let db = app.data_dir.join("site.db");
+    let wal = app.data_dir.join("site.db-wal");
+    assert!(
+        file_holds(&db, secret) || file_holds(&wal, secret),
+        "the test can see stored text"
+    );
+    let token = app.login().await;
+    let res = app
+        .admin("DELETE", "/api/admin/contacts/1", &token, None)
+        .await;
+    assert_eq!(res.status(), 200);
+    for file in [&db, &wal] {
+        assert!(
+            !file_holds(file, secret),
+            "{} still holds it",
+            file.display()
+        );
+    }
+    let backup = app.data_dir.join("after-delete.db");
+    api::backup::backup(&db, &backup).unwrap();
+    assert!(!file_holds(&backup, secret), "the backup holds it");
+}
+
 #[tokio::test]
 async fn donations_sort_by_name_amount_or_date_and_refuse_anything_else() {
     let app = TestApp::new();

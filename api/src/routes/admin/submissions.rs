@@ -239,5 +239,9 @@ async fn delete(
     if !deleted {
         return Err(ApiError::NotFound(format!("There is no {} {id}.", kind.noun)).into());
     }
+    // Gone from the files too, not only from the table.
+    if let Err(e) = state.db.forget_deleted().await {
+        tracing::warn!(error = %e, "a deleted row may stay in the database's log until the next checkpoint");
+    }
     Ok(success())
 }
