@@ -7,6 +7,7 @@ pub mod audit;
 pub mod auth;
 pub mod backup;
 mod blog_pages;
+mod coding;
 pub mod config;
 pub mod db;
 pub mod donations;

@@ -34,6 +34,8 @@ pub struct AppState {
     pub donation_limiter: Arc<DonationLimiter>,
     /// The generated site, served from memory.
     pub static_files: Arc<StaticFiles>,
+    /// `/api/blogs` answers, kept until the blog changes.
+    pub blog_answers: Arc<crate::routes::blogs::BlogAnswers>,
 }
 
 impl AppState {
@@ -85,6 +87,7 @@ impl AppState {
             payments,
             donation_limiter,
             static_files,
+            blog_answers: Arc::default(),
         })
     }
 }

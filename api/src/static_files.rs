@@ -32,6 +32,8 @@ use warp::hyper::body::Bytes;
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
+use crate::coding::{accepts, compress};
+
 /// Folders whose file names carry a content hash: safe to cache forever.
 const IMMUTABLE_PREFIXES: &[&str] = &["assets/", "media/"];
 /// The compressed siblings the generator writes, in the order they are preferred.
@@ -616,33 +618,6 @@ fn content_type(rel: &str) -> HeaderValue {
             mime.to_string()
         };
     HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("application/octet-stream"))
-}
-
-/// Whether `Accept-Encoding` takes `coding` (and does not refuse it with `q=0`).
-fn accepts(accept_encoding: Option<&str>, coding: &str) -> bool {
-    accept_encoding.is_some_and(|a| {
-        a.split(',').any(|part| {
-            let mut bits = part.split(';');
-            let name = bits.next().unwrap_or("").trim();
-            let refused = bits.any(|q| {
-                let q = q.trim().replace(' ', "");
-                q.strip_prefix("q=")
-                    .and_then(|v| v.parse::<f32>().ok())
-                    .is_some_and(|v| v == 0.0)
-            });
-            name.eq_ignore_ascii_case(coding) && !refused
-        })
-    })
-}
-
-/// `plain` in `coding` (`br` or `gzip`), as the generator compresses the copies it writes.
-fn compress(plain: &[u8], coding: &str) -> std::io::Result<Bytes> {
-    use generator::output::{Compression, brotli, gzip};
-    let compressed = match coding {
-        "br" => brotli(plain, Compression::OnDemand),
-        _ => gzip(plain, Compression::OnDemand),
-    };
-    compressed.map(Bytes::from).map_err(std::io::Error::other)
 }
 
 fn redirect(location: &str) -> Response {

@@ -1057,3 +1057,92 @@ async fn a_weak_admin_password_is_refused_at_start() {
     assert!(log.contains("ADMIN_PASSWORD is too weak"), "{log}");
     assert!(!log.contains("Listening on"), "{log}");
 }
+
+/// Eight clients asking at once for a page of 50 posts of about 1 MB each: the answer is
+/// built off the request threads, once, so the static files are served as quickly as ever.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_blog_answers_leave_the_static_files_quick() {
+    let (dir, env) = blog_site(0);
+    let dist = env
+        .iter()
+        .find(|(k, _)| *k == "DIST_DIR")
+        .unwrap()
+        .1
+        .clone();
+    std::fs::write(dist.join("robots.txt"), "User-agent: *\nAllow: /\n").unwrap();
+    let data = env
+        .iter()
+        .find(|(k, _)| *k == "DATA_DIR")
+        .unwrap()
+        .1
+        .clone();
+    let server = Server::start(dir.path(), &env_refs(&env)).await;
+    // Written behind the server's back, so no page is rendered: only the JSON is at stake.
+    let conn = rusqlite::Connection::open(data.join("site.db")).unwrap();
+    let paragraph = "<p>A long paragraph of the post, written out at length.</p>";
+    let content = paragraph.repeat(1_000_000 / paragraph.len());
+    for i in 0..50 {
+        conn.execute(
+            "INSERT INTO blog_posts (title, slug, content, author_name, status, publish_date, created_at, updated_at)
+             VALUES (?1, ?2, ?3, 'Fixture Party Team', 'published', ?4, ?4, ?4)",
+            rusqlite::params![
+                format!("Large post {i}"),
+                format!("large-{i}"),
+                content,
+                format!("2025-04-{:02}T10:00:00.000Z", 1 + i % 28),
+            ],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    let addr = server.addr.clone();
+    let readers: Vec<_> = (0..8)
+        .map(|i| {
+            let addr = addr.clone();
+            tokio::spawn(async move {
+                let mut stream = connect(&addr).await;
+                let coding = ["br", "gzip", "identity"][i % 3];
+                for _ in 0..2 {
+                    let (status, headers, body) = exchange(
+                        &mut stream,
+                        "GET",
+                        "/api/blogs?limit=50",
+                        &[("Accept-Encoding", coding)],
+                        "",
+                    )
+                    .await
+                    .unwrap();
+                    assert_eq!(status, 200);
+                    if coding == "identity" {
+                        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+                        assert_eq!(v["blogs"].as_array().unwrap().len(), 50);
+                        assert_eq!(v["total"], 50);
+                    } else {
+                        assert_eq!(header(&headers, "content-encoding"), Some(coding));
+                    }
+                }
+            })
+        })
+        .collect();
+    let mut stream = connect(&addr).await;
+    let mut times = Vec::new();
+    while readers.iter().any(|r| !r.is_finished()) {
+        let t = Instant::now();
+        let (status, _) = request(&mut stream, "GET", "/robots.txt", &[], "")
+            .await
+            .unwrap();
+        assert_eq!(status, 200);
+        times.push(t.elapsed());
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    for r in readers {
+        r.await.unwrap();
+    }
+    assert!(times.len() > 10, "the readers finished too soon to measure");
+    times.sort();
+    let p99 = times[times.len() * 99 / 100];
+    assert!(
+        p99 < Duration::from_millis(50),
+        "GET /robots.txt p99 {p99:?} while large blog answers were built"
+    );
+}

@@ -1,34 +1,85 @@
 //! The published blog as JSON, for clients other than the site's own pages (spec §7).
+//!
+//! A page of posts can be large (50 posts of up to 1 MB each), so its answer is built on
+//! the blocking pool, one at a time, and kept (plain, brotli or gzip, as the client takes
+//! it) under the blog's version until a post changes: a burst of requests costs one build,
+//! and neither the async threads nor the other requests wait on it. Content is served as
+//! stored: it was cleaned with the one allowlist when it was saved.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
+use bytes::Bytes;
 use generator::blog::{PUBLISHED, Post};
-use generator::sanitize;
-use rusqlite::OptionalExtension;
+use quick_cache::Weighter;
+use quick_cache::sync::Cache;
+use rusqlite::{Connection, OptionalExtension};
 use serde_json::json;
 use warp::filters::BoxedFilter;
-use warp::http::StatusCode;
+use warp::http::{HeaderValue, header};
 use warp::reply::Response;
-use warp::{Filter, Rejection, Reply};
+use warp::{Filter, Rejection};
 
+use crate::coding::{Coding, preferred_coding};
 use crate::error::ApiError;
 use crate::state::AppState;
 
 /// Posts a page by default (spec §9) and at most.
 const DEFAULT_LIMIT: i64 = 5;
 const MAX_LIMIT: i64 = 50;
+/// Memory for built answers.
+const ANSWERS_BYTES: u64 = 16 * 1024 * 1024;
+/// Answers smaller than this go as they are.
+const COMPRESS_FROM: usize = 1024;
+
+/// Answers being built at once: one core's worth.
+static BUILDING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+
+/// Which answer: the blog's version (published posts and the newest change), the request,
+/// and the coding.
+type Key = (i64, String, Request, Option<Coding>);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Request {
+    Page { limit: i64, offset: i64 },
+    Post(String),
+}
+
+#[derive(Clone)]
+struct BodyWeight;
+
+impl Weighter<Key, Bytes> for BodyWeight {
+    fn weight(&self, _: &Key, body: &Bytes) -> u64 {
+        body.len() as u64 + 64
+    }
+}
+
+/// The answers built so far (see the module's documentation).
+pub struct BlogAnswers {
+    cache: Cache<Key, Bytes, BodyWeight>,
+}
+
+impl Default for BlogAnswers {
+    fn default() -> Self {
+        BlogAnswers {
+            cache: Cache::with_weighter(1024, ANSWERS_BYTES, BodyWeight),
+        }
+    }
+}
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let list = warp::path!("blogs")
         .and(warp::get())
         .and(warp::query::<HashMap<String, String>>())
+        .and(warp::header::optional::<String>("accept-encoding"))
         .and_then({
             let state = state.clone();
-            move |query| list(state.clone(), query)
+            move |query, accept| list(state.clone(), query, accept)
         });
     let one = warp::path!("blogs" / String)
         .and(warp::get())
-        .and_then(move |slug| one(state.clone(), slug));
+        .and(warp::header::optional::<String>("accept-encoding"))
+        .and_then(move |slug, accept| one(state.clone(), slug, accept));
     list.or(one).unify().boxed()
 }
 
@@ -55,50 +106,117 @@ fn number(
     }
 }
 
-/// The post as clients see it: its content cleaned again with the one allowlist.
-fn public(mut post: Post) -> Post {
-    post.content = sanitize::clean(&post.content);
-    post
+/// The blog's version: how many posts are published and when any last changed. A publish,
+/// an edit, an unpublish or a delete changes one or the other.
+fn version(c: &Connection) -> rusqlite::Result<(i64, String)> {
+    c.query_row(
+        "SELECT COUNT(*), COALESCE(MAX(updated_at), '') FROM blog_posts \
+         WHERE status = 'published' AND publish_date IS NOT NULL",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+}
+
+/// The JSON answer to `request` as the database holds it now, with the version it was read
+/// at; `None`: no such post.
+fn build(c: &Connection, request: &Request) -> rusqlite::Result<((i64, String), Option<Vec<u8>>)> {
+    let version = version(c)?;
+    let value = match request {
+        Request::Page { limit, offset } => {
+            let mut stmt = c.prepare_cached(&format!("{PUBLISHED} LIMIT ?1 OFFSET ?2"))?;
+            let blogs = stmt
+                .query_map([limit, offset], Post::from_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            let has_more = offset + (blogs.len() as i64) < version.0;
+            Some(json!({ "blogs": blogs, "total": version.0, "hasMore": has_more }))
+        }
+        Request::Post(slug) => {
+            let sql = PUBLISHED.replace("ORDER BY", "AND slug = ?1 ORDER BY");
+            c.query_row(&sql, [slug], Post::from_row)
+                .optional()?
+                .map(|post| serde_json::to_value(post).unwrap_or_default())
+        }
+    };
+    let body = value.map(|v| serde_json::to_vec(&v).unwrap_or_default());
+    Ok((version, body))
+}
+
+/// The answer to `request` in `coding`, from the cache or built now.
+async fn answer(
+    state: &AppState,
+    request: Request,
+    coding: Option<Coding>,
+) -> Result<Option<Response>, ApiError> {
+    let answers: Arc<BlogAnswers> = state.blog_answers.clone();
+    let (count, newest) = state.db.read(version).await?;
+    let key = (count, newest, request.clone(), coding);
+    if let Some(body) = answers.cache.get(&key) {
+        return Ok(Some(response(body, coding)));
+    }
+    let _turn = BUILDING
+        .acquire()
+        .await
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    // Built while this one waited?
+    if let Some(body) = answers.cache.get(&key) {
+        return Ok(Some(response(body, coding)));
+    }
+    let built = state
+        .db
+        .read(move |c| {
+            let (version, body) = build(c, &request)?;
+            let Some(body) = body else {
+                return Ok(None);
+            };
+            let body = match coding {
+                Some(coding) if body.len() >= COMPRESS_FROM => coding.compress(&body),
+                _ => Bytes::from(body),
+            };
+            Ok(Some(((version.0, version.1, request, coding), body)))
+        })
+        .await?;
+    Ok(built.map(|(key, body)| {
+        answers.cache.insert(key, body.clone());
+        response(body, coding)
+    }))
+}
+
+fn response(body: Bytes, coding: Option<Coding>) -> Response {
+    let mut res = Response::new(body.into());
+    let headers = res.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    if let Some(coding) = coding {
+        headers.insert(
+            header::CONTENT_ENCODING,
+            HeaderValue::from_static(coding.name()),
+        );
+    }
+    res
 }
 
 /// GET /api/blogs?limit&offset -> `{blogs, total, hasMore}`: published posts, newest first.
-async fn list(state: AppState, query: HashMap<String, String>) -> Result<Response, Rejection> {
+async fn list(
+    state: AppState,
+    query: HashMap<String, String>,
+    accept: Option<String>,
+) -> Result<Response, Rejection> {
     let limit = number(&query, "limit", DEFAULT_LIMIT, 1..=MAX_LIMIT)?;
     let offset = number(&query, "offset", 0, 0..=i64::from(i32::MAX))?;
-    let (posts, total) = state
-        .db
-        .read(move |c| {
-            let total: i64 = c.query_row(
-                "SELECT COUNT(*) FROM blog_posts WHERE status = 'published' AND publish_date IS NOT NULL",
-                [],
-                |r| r.get(0),
-            )?;
-            let mut stmt = c.prepare_cached(&format!("{PUBLISHED} LIMIT ?1 OFFSET ?2"))?;
-            let posts = stmt
-                .query_map([limit, offset], Post::from_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            Ok((posts, total))
-        })
-        .await?;
-    let has_more = offset + (posts.len() as i64) < total;
-    let blogs: Vec<Post> = posts.into_iter().map(public).collect();
-    Ok(warp::reply::with_status(
-        warp::reply::json(&json!({ "blogs": blogs, "total": total, "hasMore": has_more })),
-        StatusCode::OK,
-    )
-    .into_response())
+    let coding = preferred_coding(accept.as_deref());
+    let request = Request::Page { limit, offset };
+    Ok(answer(&state, request, coding)
+        .await?
+        .expect("a page always has an answer"))
 }
 
 /// GET /api/blogs/{slug}: a published post, else 404.
-async fn one(state: AppState, slug: String) -> Result<Response, Rejection> {
-    let wanted = slug.clone();
-    let post = state
-        .db
-        .read(move |c| {
-            let sql = PUBLISHED.replace("ORDER BY", "AND slug = ?1 ORDER BY");
-            c.query_row(&sql, [&wanted], Post::from_row).optional()
-        })
+async fn one(state: AppState, slug: String, accept: Option<String>) -> Result<Response, Rejection> {
+    let coding = preferred_coding(accept.as_deref());
+    answer(&state, Request::Post(slug), coding)
         .await?
-        .ok_or_else(|| ApiError::NotFound("Blog Post Not Found".into()))?;
-    Ok(warp::reply::json(&public(post)).into_response())
+        .ok_or_else(|| ApiError::NotFound("Blog Post Not Found".into()).into())
 }
