@@ -116,11 +116,7 @@ impl Auth {
                 (phc.clone(), phc)
             }
         };
-        let secret = match &config.jwt_secret {
-            Some(secret) if secret.len() >= 32 => secret.as_bytes().to_vec(),
-            Some(_) => anyhow::bail!("JWT_SECRET must be at least 32 characters long"),
-            None => generated_secret(&config.data_dir)?,
-        };
+        let secret = signing_secret(config)?;
         // The key depends on the password too: changing it signs everyone out.
         let key = Sha256::new()
             .chain_update(&secret)
@@ -232,6 +228,17 @@ impl Auth {
 }
 
 /// An argon2id PHC string for `password`, with a random salt.
+/// The server's signing secret: `JWT_SECRET`, or the one generated once into `DATA_DIR`.
+/// Each use derives its own key from it (sessions, donor passes), so a token made for one
+/// can never pass as another.
+pub fn signing_secret(config: &Config) -> Result<Vec<u8>> {
+    match &config.jwt_secret {
+        Some(secret) if secret.len() >= 32 => Ok(secret.as_bytes().to_vec()),
+        Some(_) => anyhow::bail!("JWT_SECRET must be at least 32 characters long"),
+        None => generated_secret(&config.data_dir),
+    }
+}
+
 pub fn hash(password: &str) -> Result<String> {
     Argon2::default()
         .hash_password(password.as_bytes())

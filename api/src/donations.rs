@@ -4,21 +4,31 @@
 //! A gift is reserved before Stripe hears of it: one write checks the donor's total for the
 //! year (completed gifts, and pending ones that may still be paid) against the limit and the
 //! itemisation threshold and inserts a `pending` row. Writes are serialised (one writer), so
-//! two requests can never both see room for the same dollars. A pending gift that is not
-//! paid within [`PENDING_HOURS`] stops counting and becomes `expired`.
+//! two requests can never both see room for the same dollars. A pending gift holds its place
+//! only for [`HOLD`], the time a donor needs to type a card in: then it stops counting, and
+//! the expiry sweep cancels its payment at Stripe so it can no longer be paid. (A day's hold
+//! let anyone block a donor's real gift by setting up an unpaid one in their name.)
 
 use generator::config::{DonationRules, SiteConfig};
 use generator::donations::{self, Donation};
 use generator::forms::Invalid;
+use jiff::{SignedDuration, Timestamp};
 use rusqlite::{Connection, OptionalExtension, params};
 
-/// How long an unpaid gift holds its place in the donor's yearly total.
-pub const PENDING_HOURS: i64 = 24;
+use crate::clock::sql_time;
 
-/// Whether a row counts toward its donor's year: completed, or pending and still young.
-/// The same rule as the expiry sweep, so a gift stops counting the moment it could expire.
-const COUNTS: &str = "(status = 'completed' OR (status = 'pending' \
-     AND created_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-24 hours')))";
+/// How long an unpaid gift holds its place in the donor's yearly total.
+pub const HOLD: SignedDuration = SignedDuration::from_mins(10);
+
+/// Whether a row counts toward its donor's year: completed, or pending and set up after the
+/// cutoff (`?3`, from [`hold_cutoff`]). The same rule as the expiry sweep, so a gift stops
+/// counting the moment it could expire.
+const COUNTS: &str = "(status = 'completed' OR (status = 'pending' AND created_at > ?3))";
+
+/// Pending gifts set up before this no longer hold their place.
+fn hold_cutoff(now: Timestamp) -> String {
+    sql_time(now - HOLD)
+}
 
 /// The calendar year a gift received now counts toward: the year in the party's time zone.
 pub fn current_year(site: &SiteConfig) -> i16 {
@@ -44,15 +54,20 @@ impl Totals {
     }
 }
 
-/// `email` (lower case) in `year`.
-pub fn totals(conn: &Connection, email: &str, year: i16) -> rusqlite::Result<Totals> {
+/// `email` (lower case) in `year`, as it stands at `now`.
+pub fn totals(
+    conn: &Connection,
+    email: &str,
+    year: i16,
+    now: Timestamp,
+) -> rusqlite::Result<Totals> {
     conn.query_row(
         &format!(
             "SELECT COALESCE(SUM(CASE WHEN status = 'completed' THEN amount_cents END), 0), \
                     COALESCE(SUM(CASE WHEN status = 'pending' THEN amount_cents END), 0) \
              FROM donations WHERE donor_email = ?1 AND contribution_year = ?2 AND {COUNTS}"
         ),
-        params![email, year],
+        params![email, year, hold_cutoff(now)],
         |r| {
             Ok(Totals {
                 completed: r.get(0)?,
@@ -69,17 +84,20 @@ pub struct Reserved {
     pub created_at: String,
 }
 
-/// Reserves `donation` in `year` if the donor's total allows it; call inside one write.
-/// `Ok(Err(_))` is a refusal for the donor, with the spec's sentence.
+/// Reserves `donation` in `year` at `now` if the donor's total allows it; call inside one
+/// write. `Ok(Err(_))` is a refusal for the donor, with the spec's sentence; it names what
+/// the donor gave before only when `reveal` (the caller holds the donor's pass).
 pub fn reserve(
     conn: &Connection,
     rules: &DonationRules,
     year: i16,
     donation: &Donation,
+    now: Timestamp,
+    reveal: bool,
 ) -> rusqlite::Result<Result<Reserved, Invalid>> {
     let donor = &donation.donor;
     let amount = donation.amount_cents;
-    let earlier = totals(conn, &donor.email, year)?.counted();
+    let earlier = totals(conn, &donor.email, year, now)?.counted();
     let Some(limit) = rules.limit_cents(year) else {
         return Ok(Err(Invalid {
             field: None,
@@ -89,7 +107,11 @@ pub fn reserve(
     if earlier + amount > limit {
         return Ok(Err(Invalid {
             field: Some("amount"),
-            message: donations::limit_message(limit - earlier),
+            message: if reveal {
+                donations::limit_message(limit - earlier)
+            } else {
+                donations::TEXTS.limit_exceeded_unknown.to_owned()
+            },
         }));
     }
     if rules.needs_itemization_info(earlier + amount) && !donor.has_itemization_info() {
@@ -103,15 +125,19 @@ pub fn reserve(
         .map(|(_, name)| name);
         return Ok(Err(Invalid {
             field,
-            message: donations::additional_info_message(rules, year, earlier, amount),
+            message: if reveal {
+                donations::additional_info_message(rules, year, earlier, amount)
+            } else {
+                donations::TEXTS.additional_info.description.to_owned()
+            },
         }));
     }
     let reserved = conn.query_row(
         "INSERT INTO donations (amount_cents, donor_name, donor_first_name, donor_last_name, \
              donor_email, donor_address, donor_city, donor_state, donor_zip_code, donor_occupation, \
              donor_employer, contribution_purpose, citizenship_confirmed, attestations_confirmed, \
-             contribution_year) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 1, 1, ?13) \
+             contribution_year, created_at, updated_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 1, 1, ?13, ?14, ?14) \
          RETURNING id, created_at",
         params![
             amount,
@@ -127,6 +153,7 @@ pub fn reserve(
             donor.employer,
             donor.purpose,
             year,
+            sql_time(now),
         ],
         |r| {
             Ok(Reserved {
@@ -243,16 +270,18 @@ pub fn apply(conn: &Connection, event: &PaymentEvent) -> rusqlite::Result<Applie
     })
 }
 
-/// Marks pending gifts older than [`PENDING_HOURS`] `expired`; returns their intents, which
-/// should be canceled at Stripe so they can no longer be paid.
-pub fn expire(conn: &Connection) -> rusqlite::Result<Vec<(i64, Option<String>)>> {
+/// Marks pending gifts that no longer hold their place (see [`HOLD`]) `expired`; returns
+/// their intents, which should be canceled at Stripe so they can no longer be paid.
+pub fn expire(conn: &Connection, now: Timestamp) -> rusqlite::Result<Vec<(i64, Option<String>)>> {
     let mut stmt = conn.prepare(
-        "UPDATE donations SET status = 'expired', updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
-         WHERE status = 'pending' AND created_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-24 hours') \
+        "UPDATE donations SET status = 'expired', updated_at = ?2 \
+         WHERE status = 'pending' AND created_at <= ?1 \
          RETURNING id, payment_intent_id",
     )?;
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect()
+    stmt.query_map(params![hold_cutoff(now), sql_time(now)], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })?
+    .collect()
 }
 
 /// An e-mail address fit for a log line: the first letter and the domain ("a…@example.org").
@@ -307,7 +336,16 @@ mod tests {
         // $150 alone needs no occupation…
         let first = with_conn(&db, {
             let r = r.clone();
-            move |c| reserve(c, &r, 2026, &gift("ada@example.org", json!(150), false))
+            move |c| {
+                reserve(
+                    c,
+                    &r,
+                    2026,
+                    &gift("ada@example.org", json!(150), false),
+                    Timestamp::now(),
+                    true,
+                )
+            }
         })
         .await
         .unwrap();
@@ -315,7 +353,16 @@ mod tests {
         // …but a second $100 brings the year to $250: now it does, and says why.
         let refused = with_conn(&db, {
             let r = r.clone();
-            move |c| reserve(c, &r, 2026, &gift("ada@example.org", json!(100), false))
+            move |c| {
+                reserve(
+                    c,
+                    &r,
+                    2026,
+                    &gift("ada@example.org", json!(100), false),
+                    Timestamp::now(),
+                    true,
+                )
+            }
         })
         .await
         .unwrap_err();
@@ -329,7 +376,16 @@ mod tests {
         assert!(
             with_conn(&db, {
                 let r = r.clone();
-                move |c| reserve(c, &r, 2025, &gift("ada@example.org", json!(100), false))
+                move |c| {
+                    reserve(
+                        c,
+                        &r,
+                        2025,
+                        &gift("ada@example.org", json!(100), false),
+                        Timestamp::now(),
+                        true,
+                    )
+                }
             })
             .await
             .is_ok()
@@ -337,13 +393,31 @@ mod tests {
         // With the answers it goes through, and the limit counts pending gifts too.
         with_conn(&db, {
             let r = r.clone();
-            move |c| reserve(c, &r, 2026, &gift("ada@example.org", json!(44_000), true))
+            move |c| {
+                reserve(
+                    c,
+                    &r,
+                    2026,
+                    &gift("ada@example.org", json!(44_000), true),
+                    Timestamp::now(),
+                    true,
+                )
+            }
         })
         .await
         .unwrap();
         let over = with_conn(&db, {
             let r = r.clone();
-            move |c| reserve(c, &r, 2026, &gift("ada@example.org", json!(151), true))
+            move |c| {
+                reserve(
+                    c,
+                    &r,
+                    2026,
+                    &gift("ada@example.org", json!(151), true),
+                    Timestamp::now(),
+                    true,
+                )
+            }
         })
         .await
         .unwrap_err();
@@ -351,7 +425,10 @@ mod tests {
             over.message,
             "This amount would exceed your annual limit. You can donate up to $150 more this year."
         );
-        let totals = with_conn(&db, |c| totals(c, "ada@example.org", 2026)).await;
+        let totals = with_conn(&db, |c| {
+            totals(c, "ada@example.org", 2026, Timestamp::now())
+        })
+        .await;
         assert_eq!(
             totals,
             Totals {
@@ -366,7 +443,14 @@ mod tests {
         let db = Db::open_in_memory().unwrap();
         let r = rules();
         let gift_row = with_conn(&db, move |c| {
-            reserve(c, &r, 2026, &gift("bo@example.org", json!(25), false))
+            reserve(
+                c,
+                &r,
+                2026,
+                &gift("bo@example.org", json!(25), false),
+                Timestamp::now(),
+                true,
+            )
         })
         .await
         .unwrap();
@@ -420,32 +504,108 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn unpaid_gifts_expire_after_a_day_and_stop_counting() {
+    async fn unpaid_gifts_hold_their_place_for_minutes_then_expire_once() {
         let db = Db::open_in_memory().unwrap();
         let r = rules();
-        let old = with_conn(&db, move |c| {
-            reserve(c, &r, 2026, &gift("cy@example.org", json!(40), false))
+        let start = Timestamp::now();
+        let set_up = with_conn(&db, move |c| {
+            reserve(
+                c,
+                &r,
+                2026,
+                &gift("cy@example.org", json!(40), false),
+                start,
+                true,
+            )
         })
         .await
         .unwrap();
-        let young = old.id;
-        with_conn(&db, move |c| {
-            c.execute(
-                "UPDATE donations SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-25 hours'), \
-                 payment_intent_id = 'pi_old' WHERE id = ?1",
-                [young],
-            )
-        })
-        .await;
+        with_conn(&db, move |c| set_intent(c, set_up.id, "pi_old")).await;
+        let held = start + HOLD - SignedDuration::from_secs(1);
         assert_eq!(
-            with_conn(&db, |c| totals(c, "cy@example.org", 2026)).await,
+            with_conn(&db, move |c| totals(c, "cy@example.org", 2026, held)).await,
+            Totals {
+                completed: 0,
+                pending: 4_000
+            }
+        );
+        assert!(with_conn(&db, move |c| expire(c, held)).await.is_empty());
+        let past = start + HOLD;
+        assert_eq!(
+            with_conn(&db, move |c| totals(c, "cy@example.org", 2026, past)).await,
             Totals::default()
         );
         assert_eq!(
-            with_conn(&db, expire).await,
-            vec![(old.id, Some("pi_old".to_owned()))]
+            with_conn(&db, move |c| expire(c, past)).await,
+            vec![(set_up.id, Some("pi_old".to_owned()))]
         );
-        assert!(with_conn(&db, expire).await.is_empty(), "once");
+        assert!(
+            with_conn(&db, move |c| expire(c, past)).await.is_empty(),
+            "once"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_refusal_names_earlier_gifts_only_when_it_may() {
+        let db = Db::open_in_memory().unwrap();
+        let r = rules();
+        let now = Timestamp::now();
+        let first = with_conn(&db, {
+            let r = r.clone();
+            move |c| {
+                reserve(
+                    c,
+                    &r,
+                    2026,
+                    &gift("di@example.org", json!(44_000), true),
+                    now,
+                    false,
+                )
+            }
+        })
+        .await
+        .unwrap();
+        with_conn(&db, move |c| set_status(c, first.id, "completed")).await;
+        for (reveal, expected) in [
+            (false, "This amount would exceed your annual limit."),
+            (
+                true,
+                "This amount would exceed your annual limit. You can donate up to $300 more this year.",
+            ),
+        ] {
+            let r = r.clone();
+            let refused = with_conn(&db, move |c| {
+                reserve(
+                    c,
+                    &r,
+                    2026,
+                    &gift("di@example.org", json!(301), true),
+                    now,
+                    reveal,
+                )
+            })
+            .await
+            .unwrap_err();
+            assert_eq!(refused.message, expected);
+        }
+        // Earlier gifts that make a small one need the extra answers: said without amounts.
+        let r2 = r.clone();
+        let refused = with_conn(&db, move |c| {
+            reserve(
+                c,
+                &r2,
+                2026,
+                &gift("di@example.org", json!(25), false),
+                now,
+                false,
+            )
+        })
+        .await
+        .unwrap_err();
+        assert_eq!(
+            refused.message,
+            donations::TEXTS.additional_info.description
+        );
     }
 
     #[test]

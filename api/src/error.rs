@@ -12,6 +12,8 @@
 //! - `TooManyRequests`: a rate limit was hit; `RetryAfter` when the client should be told
 //!   how long to wait (failed admin logins).
 //! - `NotFound`: no such resource; the message says which.
+//! - `Conflict`: the request is fine but the thing it is about is not ready for it (a gift
+//!   whose payment has not gone through yet).
 //! - `Unavailable`: a service we depend on is not set up (no card processor configured).
 //! - `BadGateway`: a service we depend on failed (Stripe refused or did not answer); the
 //!   message is for the visitor, the cause is logged where it happened.
@@ -49,6 +51,8 @@ pub enum ApiError {
     RetryAfter { message: String, seconds: u64 },
     #[error("{0}")]
     NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
     #[error("{0}")]
     Unavailable(String),
     #[error("{0}")]
@@ -108,6 +112,7 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
                 return Ok(res);
             }
             ApiError::NotFound(m) => (StatusCode::NOT_FOUND, m.clone()),
+            ApiError::Conflict(m) => (StatusCode::CONFLICT, m.clone()),
             ApiError::Unavailable(m) => (StatusCode::SERVICE_UNAVAILABLE, m.clone()),
             ApiError::BadGateway(m) => (StatusCode::BAD_GATEWAY, m.clone()),
             ApiError::Internal(cause) => {

@@ -40,10 +40,11 @@ pub async fn run_once(state: &AppState) {
     crate::memory::release_free_memory();
 }
 
-/// Gifts left unpaid for a day stop counting toward their donor's year; their payments are
-/// canceled at Stripe so a forgotten tab cannot pay one later.
+/// Gifts left unpaid past their hold stop counting toward their donor's year; their
+/// payments are canceled at Stripe so a forgotten tab cannot pay one later.
 pub async fn expire_donations(state: &AppState) {
-    let expired = match state.db.write(|tx| donations::expire(tx)).await {
+    let now = state.clock.now();
+    let expired = match state.db.write(move |tx| donations::expire(tx, now)).await {
         Ok(expired) => expired,
         Err(e) => {
             tracing::warn!(error = %e, "could not expire unpaid donations");

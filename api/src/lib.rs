@@ -7,10 +7,12 @@ pub mod audit;
 pub mod auth;
 pub mod backup;
 mod blog_pages;
+pub mod clock;
 mod coding;
 pub mod config;
 pub mod db;
 pub mod donations;
+pub mod donor_pass;
 #[cfg(test)]
 mod editor_rules;
 pub mod error;

@@ -11,7 +11,9 @@ use std::time::Duration;
 use stripe::{Client, ClientBuilder, IdempotencyKey, RequestStrategy, StripeRequest as _};
 use stripe_core::payment_intent::{
     CancelPaymentIntent, CreatePaymentIntent, CreatePaymentIntentAutomaticPaymentMethods,
+    RetrievePaymentIntent,
 };
+use stripe_shared::PaymentIntentStatus;
 use stripe_types::Currency;
 
 /// Stripe's settings, from the environment.
@@ -99,6 +101,16 @@ impl Payments {
             id: intent.id.to_string(),
             client_secret: intent.client_secret,
         })
+    }
+
+    /// Whether a PaymentIntent has been paid (`succeeded`) or is being paid (`processing`,
+    /// for methods that settle later).
+    pub async fn is_paid(&self, id: &str) -> Result<bool, stripe::StripeError> {
+        let intent = RetrievePaymentIntent::new(id).send(&self.client).await?;
+        Ok(matches!(
+            intent.status,
+            PaymentIntentStatus::Succeeded | PaymentIntentStatus::Processing
+        ))
     }
 
     /// Cancels an abandoned gift's PaymentIntent, so it can no longer be paid.

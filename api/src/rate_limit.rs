@@ -55,6 +55,7 @@ pub struct DonationLimiter {
     setups_by_ip: DefaultKeyedRateLimiter<IpAddr>,
     setups_by_email: DefaultKeyedRateLimiter<String>,
     lookups_by_ip: DefaultKeyedRateLimiter<IpAddr>,
+    lookups_by_email: DefaultKeyedRateLimiter<String>,
 }
 
 impl DonationLimiter {
@@ -64,6 +65,7 @@ impl DonationLimiter {
             setups_by_ip: per_window(setups, DONATION_WINDOW),
             setups_by_email: per_window(setups, DONATION_WINDOW),
             lookups_by_ip: per_window(lookups, DONATION_WINDOW),
+            lookups_by_email: per_window(lookups, DONATION_WINDOW),
         })
     }
 
@@ -73,9 +75,11 @@ impl DonationLimiter {
             && self.setups_by_email.check_key(&email.to_owned()).is_ok()
     }
 
-    /// Whether `ip` may look up a donor's totals now (and counts it if so).
-    pub fn allow_lookup(&self, ip: IpAddr) -> bool {
+    /// Whether `ip` may look up `email`'s totals now (and counts it if so): limited by
+    /// address and by the donor asked about, so many machines cannot probe one person.
+    pub fn allow_lookup(&self, ip: IpAddr, email: &str) -> bool {
         self.lookups_by_ip.check_key(&ip).is_ok()
+            && self.lookups_by_email.check_key(&email.to_owned()).is_ok()
     }
 
     /// Forgets keys whose limits have fully refilled.
@@ -83,6 +87,7 @@ impl DonationLimiter {
         self.setups_by_ip.retain_recent();
         self.setups_by_email.retain_recent();
         self.lookups_by_ip.retain_recent();
+        self.lookups_by_email.retain_recent();
     }
 }
 
@@ -118,9 +123,20 @@ mod tests {
             !limiter.allow_setup(b, "x@example.org"),
             "the e-mail is spent"
         );
-        for _ in 0..3 {
-            assert!(limiter.allow_lookup(a));
+        for i in 0..3 {
+            assert!(limiter.allow_lookup(a, &format!("{i}@example.org")));
         }
-        assert!(!limiter.allow_lookup(a));
+        assert!(
+            !limiter.allow_lookup(a, "new@example.org"),
+            "the address is spent"
+        );
+        // Many addresses asking about one donor are limited too.
+        for i in 0..3 {
+            assert!(limiter.allow_lookup([10, 0, 1, i].into(), "one@example.org"));
+        }
+        assert!(
+            !limiter.allow_lookup(b, "one@example.org"),
+            "the donor is spent"
+        );
     }
 }

@@ -6,8 +6,10 @@ use anyhow::Context as _;
 use generator::config::SiteConfig;
 
 use crate::auth::Auth;
+use crate::clock::Clock;
 use crate::config::Config;
 use crate::db::Db;
+use crate::donor_pass::DonorPasses;
 use crate::form_problems::FormProblems;
 use crate::payments::Payments;
 use crate::previews::Previews;
@@ -21,7 +23,11 @@ pub struct AppState {
     /// The party's settings from `content/site.yaml` (name, abbreviation, time zone…).
     pub site: Arc<SiteConfig>,
     pub db: Db,
+    /// The time every time-based rule reads (tests move it).
+    pub clock: Arc<Clock>,
     pub auth: Arc<Auth>,
+    /// Who may see a donor's giving.
+    pub donor_passes: Arc<DonorPasses>,
     pub form_limiter: Arc<FormLimiter>,
     /// Refused no-script form posts, shown on the page they are redirected to.
     pub form_problems: Arc<FormProblems>,
@@ -47,6 +53,7 @@ impl AppState {
         site.validate()
             .map_err(|e| anyhow::anyhow!("{}: {e}", site_file.display()))?;
         let auth = Auth::from_config(&config).context("Failed to set up the admin sign-in")?;
+        let donor_passes = DonorPasses::new(&crate::auth::signing_secret(&config)?);
         let form_limiter = FormLimiter::per_minute(config.form_rate_limit);
         let donation_limiter =
             DonationLimiter::new(config.donation_rate_limit, config.summary_rate_limit);
@@ -79,7 +86,9 @@ impl AppState {
             config: Arc::new(config),
             site: Arc::new(site),
             db,
+            clock: Arc::default(),
             auth: Arc::new(auth),
+            donor_passes: Arc::new(donor_passes),
             form_limiter,
             form_problems: Arc::default(),
             previews: Arc::default(),

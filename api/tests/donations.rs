@@ -90,6 +90,63 @@ impl Donate {
         (id, intent)
     }
 
+    /// Gives with the donor's pass (or none) and returns the answer.
+    async fn give_with_pass(
+        &self,
+        amount: Value,
+        info: Value,
+        pass: Option<&str>,
+    ) -> warp::http::Response<bytes::Bytes> {
+        let mut req = warp::test::request()
+            .method("POST")
+            .path("/api/create-payment-intent")
+            .remote_addr(([10, 0, 0, 1], 40000).into())
+            .header("content-type", "application/json")
+            .body(json!({ "amount": amount, "donorInfo": info }).to_string());
+        if let Some(pass) = pass {
+            req = req.header("x-donor-pass", pass);
+        }
+        req.reply(&self.app.app).await
+    }
+
+    /// Gives, has Stripe take the money, and returns the pass the donor's browser gets.
+    async fn paid_pass(&self, amount: Value, info: Value) -> String {
+        let res = self.give(amount, info).await;
+        assert_eq!(res.status(), 200, "{:?}", res.body());
+        let reply = TestApp::json(&res);
+        let intent = reply["clientSecret"]
+            .as_str()
+            .unwrap()
+            .split("_secret_")
+            .next()
+            .unwrap()
+            .to_owned();
+        self.settle(&intent, Outcome::Succeed).await;
+        let res = self.exchange(&reply["ticket"]).await;
+        assert_eq!(res.status(), 200, "{:?}", res.body());
+        TestApp::json(&res)["pass"].as_str().unwrap().to_owned()
+    }
+
+    /// POST /api/donations/pass with `ticket`.
+    async fn exchange(&self, ticket: &Value) -> warp::http::Response<bytes::Bytes> {
+        self.app
+            .post_json(
+                "/api/donations/pass",
+                &json!({ "ticket": ticket }).to_string(),
+            )
+            .await
+    }
+
+    async fn summary_with(&self, query: &str, pass: &str) -> Value {
+        let res = warp::test::request()
+            .path(&format!("/api/donations/summary?{query}"))
+            .header("x-donor-pass", pass)
+            .reply(&self.app.app)
+            .await;
+        assert_eq!(res.status(), 200, "{:?}", res.body());
+        TestApp::json(&res)
+    }
+
     async fn row_of(&self, intent: &str) -> (i64, String, i64) {
         let intent = intent.to_owned();
         self.app
@@ -309,7 +366,8 @@ async fn every_rule_is_refused_with_its_sentence_and_nothing_reaches_stripe() {
         (
             json!(50_000),
             itemized("a@example.org"),
-            "This amount would exceed your annual limit. You can donate up to $44,300 more this year.",
+            // A stranger's browser is not told what is left (see the pass tests).
+            "This amount would exceed your annual limit.",
             Some("amount"),
         ),
     ];
@@ -334,9 +392,18 @@ async fn every_rule_is_refused_with_its_sentence_and_nothing_reaches_stripe() {
 #[tokio::test]
 async fn earlier_gifts_make_a_small_one_need_occupation_employer_and_purpose() {
     let d = donate_app(|_| {}).await;
-    let (_, first) = d.reserved(json!(150), donor("bo@example.org")).await;
-    d.settle(&first, Outcome::Succeed).await;
+    let pass = d.paid_pass(json!(150), donor("bo@example.org")).await;
+    // Said without the reason to a stranger, whom earlier gifts are no business of…
     let res = d.give(json!(60), donor("BO@example.org")).await;
+    assert_eq!(res.status(), 400);
+    assert_eq!(
+        message(&res),
+        "For donations over $200, FEC regulations require occupation, employer, and contribution purpose."
+    );
+    // …and with it to the donor's own browser.
+    let res = d
+        .give_with_pass(json!(60), donor("BO@example.org"), Some(&pass))
+        .await;
     assert_eq!(res.status(), 400);
     assert_eq!(
         message(&res),
@@ -353,22 +420,147 @@ async fn earlier_gifts_make_a_small_one_need_occupation_employer_and_purpose() {
 #[tokio::test]
 async fn pending_gifts_hold_their_place_and_failed_ones_free_it() {
     let d = donate_app(|_| {}).await;
+    let pass = d.paid_pass(json!(1), donor("cy@example.org")).await;
     let (_, big) = d.reserved(json!(44_000), itemized("cy@example.org")).await;
-    let over = d.give(json!(301), itemized("cy@example.org")).await;
+    // The donor's own browser hears how much is left; anyone else only that it is too much.
+    let over = d
+        .give_with_pass(json!(300), itemized("cy@example.org"), Some(&pass))
+        .await;
     assert_eq!(
         message(&over),
-        "This amount would exceed your annual limit. You can donate up to $300 more this year."
+        "This amount would exceed your annual limit. You can donate up to $299 more this year."
     );
-    let summary = TestApp::json(
-        &d.summary(&format!("email=cy%40example.org&year={}", this_year()))
-            .await,
-    );
+    let over = d.give(json!(300), itemized("cy@example.org")).await;
     assert_eq!(
-        summary,
-        json!({"completed": 0.0, "pending": 44000.0, "remaining": 300.0})
+        message(&over),
+        "This amount would exceed your annual limit."
+    );
+    let query = format!("email=cy%40example.org&year={}", this_year());
+    assert_eq!(
+        d.summary_with(&query, &pass).await,
+        json!({"completed": 1.0, "pending": 44000.0, "remaining": 299.0})
     );
     d.settle(&big, Outcome::Cancel).await;
-    d.reserved(json!(301), itemized("cy@example.org")).await;
+    d.reserved(json!(300), itemized("cy@example.org")).await;
+}
+
+#[tokio::test]
+async fn a_stranger_learns_nothing_of_a_donors_giving_and_cannot_block_it_for_long() {
+    let d = donate_app(|_| {}).await;
+    let year = this_year();
+    // X gave; Y never did: a stranger's look-ups answer both alike.
+    d.paid_pass(json!(250), itemized("x@example.org")).await;
+    for email in ["x%40example.org", "y%40example.org"] {
+        let res = d.summary(&format!("email={email}&year={year}")).await;
+        assert_eq!(res.status(), 200);
+        assert_eq!(
+            TestApp::json(&res),
+            json!({"completed": null, "pending": null, "remaining": null})
+        );
+    }
+    // A pass for someone else opens nothing.
+    let other = d.paid_pass(json!(5), donor("z@example.org")).await;
+    assert_eq!(
+        d.summary_with(&format!("email=x%40example.org&year={year}"), &other)
+            .await,
+        json!({"completed": null, "pending": null, "remaining": null})
+    );
+    // A stranger plants an unpaid gift for all X has left, under invented details.
+    let mut planted = itemized("x@example.org");
+    planted["donorFirstName"] = json!("Mallory");
+    planted["donorAddress"] = json!("1 Nowhere Rd");
+    d.reserved(json!(44_050), planted).await;
+    let refused = d.give(json!(25), donor("x@example.org")).await;
+    assert_eq!(refused.status(), 400);
+    assert_eq!(
+        message(&refused),
+        "This amount would exceed your annual limit."
+    );
+    // Ten minutes later the plant holds nothing, and X's own $25 goes through.
+    d.app
+        .state
+        .clock
+        .advance(std::time::Duration::from_secs(10 * 60));
+    d.reserved(json!(25), itemized("x@example.org")).await;
+    api::housekeeping::expire_donations(&d.app.state).await;
+    let statuses: Vec<String> = d
+        .app
+        .db
+        .read(|c| {
+            let mut stmt = c.prepare(
+                "SELECT status FROM donations WHERE donor_email = 'x@example.org' ORDER BY id",
+            )?;
+            stmt.query_map([], |r| r.get(0))?.collect()
+        })
+        .await
+        .unwrap();
+    assert_eq!(statuses, ["completed", "expired", "pending"]);
+}
+
+#[tokio::test]
+async fn a_ticket_becomes_a_pass_only_once_its_gift_is_paid() {
+    let d = donate_app(|_| {}).await;
+    let res = d.give(json!(30), donor("pa@example.org")).await;
+    let reply = TestApp::json(&res);
+    let ticket = reply["ticket"].clone();
+    let intent = reply["clientSecret"]
+        .as_str()
+        .unwrap()
+        .split("_secret_")
+        .next()
+        .unwrap()
+        .to_owned();
+    // Not paid yet.
+    let res = d.exchange(&ticket).await;
+    assert_eq!(res.status(), 409);
+    assert_eq!(message(&res), "The payment has not gone through yet.");
+    // Paid at Stripe, before its event arrives: Stripe is asked.
+    d.fake.settle(&intent, Outcome::Succeed).await.unwrap();
+    let res = d.exchange(&ticket).await;
+    assert_eq!(res.status(), 200, "{:?}", res.body());
+    let pass = TestApp::json(&res)["pass"].as_str().unwrap().to_owned();
+    assert_eq!(
+        d.summary_with(
+            &format!("email=PA%40example.org&year={}", this_year()),
+            &pass
+        )
+        .await,
+        json!({"completed": 0.0, "pending": 30.0, "remaining": 44270.0})
+    );
+    // A declined gift's ticket stays a ticket.
+    let res = d.give(json!(31), donor("pb@example.org")).await;
+    let reply = TestApp::json(&res);
+    let declined = reply["clientSecret"]
+        .as_str()
+        .unwrap()
+        .split("_secret_")
+        .next()
+        .unwrap()
+        .to_owned();
+    d.settle(&declined, Outcome::Decline).await;
+    assert_eq!(d.exchange(&reply["ticket"]).await.status(), 409);
+    // Forged, foreign and hostile tickets.
+    for ticket in [
+        json!(null),
+        json!(42),
+        json!("garbage"),
+        json!(pass),
+        json!(
+            "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ0aWNrZXQiLCJlbWFpbCI6InhAZXhhbXBsZS5vcmciLCJnaWZ0IjoxLCJleHAiOjk5OTk5OTk5OTl9."
+        ),
+    ] {
+        let res = d.exchange(&ticket).await;
+        assert_eq!(res.status(), 400, "{ticket}");
+        assert_eq!(message(&res), "This receipt is not valid.");
+    }
+    let res = d.app.post_json("/api/donations/pass", "[]").await;
+    assert_eq!(res.status(), 400);
+    // A day later a ticket has run out.
+    d.app
+        .state
+        .clock
+        .advance(std::time::Duration::from_secs(25 * 3600));
+    assert_eq!(d.exchange(&ticket).await.status(), 400);
 }
 
 #[tokio::test]
@@ -565,20 +757,14 @@ async fn unsigned_forged_or_stale_events_change_nothing() {
 }
 
 #[tokio::test]
-async fn unpaid_gifts_expire_after_a_day_and_are_canceled_at_stripe() {
+async fn unpaid_gifts_expire_after_their_hold_and_are_canceled_at_stripe() {
     let d = donate_app(|_| {}).await;
     let (id, intent) = d.reserved(json!(44_300), itemized("ha@example.org")).await;
-    let (fresh, _) = d.reserved(json!(1), donor("hb@example.org")).await;
     d.app
-        .db
-        .write(move |c| {
-            c.execute(
-                "UPDATE donations SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-25 hours') WHERE id = ?1",
-                [id],
-            )
-        })
-        .await
-        .unwrap();
+        .state
+        .clock
+        .advance(std::time::Duration::from_secs(10 * 60));
+    let (fresh, _) = d.reserved(json!(1), donor("hb@example.org")).await;
     // It stops counting at once, before any sweep.
     d.reserved(json!(10), donor("ha@example.org")).await;
 
@@ -591,12 +777,15 @@ async fn unpaid_gifts_expire_after_a_day_and_are_canceled_at_stripe() {
 #[tokio::test]
 async fn the_summary_tells_a_donor_what_is_left_this_year() {
     let d = donate_app(|_| {}).await;
-    let (_, paid) = d.reserved(json!(100.5), donor("io@example.org")).await;
-    d.settle(&paid, Outcome::Succeed).await;
+    let pass = d.paid_pass(json!(100.5), donor("io@example.org")).await;
     d.reserved(json!(20), donor("io@example.org")).await;
     let year = this_year();
-    let res = d
-        .summary(&format!("email=IO%40example.org&year={year}"))
+    let res = warp::test::request()
+        .path(&format!(
+            "/api/donations/summary?email=IO%40example.org&year={year}"
+        ))
+        .header("x-donor-pass", &pass)
+        .reply(&d.app.app)
         .await;
     assert_eq!(res.status(), 200);
     assert_eq!(res.headers()["cache-control"], "no-store");
@@ -604,15 +793,9 @@ async fn the_summary_tells_a_donor_what_is_left_this_year() {
         TestApp::json(&res),
         json!({"completed": 100.5, "pending": 20.0, "remaining": 44179.5})
     );
-    let nobody = TestApp::json(
-        &d.summary(&format!("email=new%40example.org&year={year}"))
-            .await,
-    );
-    assert_eq!(
-        nobody,
-        json!({"completed": 0.0, "pending": 0.0, "remaining": 44300.0})
-    );
-    let earlier = TestApp::json(&d.summary("email=io%40example.org&year=2024").await);
+    let earlier = d
+        .summary_with("email=io%40example.org&year=2024", &pass)
+        .await;
     assert_eq!(earlier["remaining"], 41300.0, "2024's limit");
 
     for (query, expected) in [

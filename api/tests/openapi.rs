@@ -18,6 +18,7 @@ const PUBLIC_ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/blogs/a-post"),
     ("GET", "/api/donations/config"),
     ("GET", "/api/donations/summary"),
+    ("POST", "/api/donations/pass"),
     ("POST", "/api/create-payment-intent"),
     ("POST", "/api/stripe/webhook"),
     ("POST", "/api/admin/login"),

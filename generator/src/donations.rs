@@ -133,6 +133,9 @@ pub struct Texts {
     pub invalid_amount: Notice,
     /// `$X` is replaced by the donor's remaining allowance.
     pub limit_exceeded: Notice,
+    /// The refusal when the server may not say what the donor gave before (the browser has
+    /// not shown it acts for the donor): the spec's sentence without the amount.
+    pub limit_exceeded_unknown: &'static str,
     pub citizenship: Notice,
     pub additional_info: Notice,
     /// Added to `additional_info` when earlier gifts, not this one alone, pass the
@@ -164,6 +167,7 @@ pub const TEXTS: Texts = Texts {
         "Donation Limit Exceeded",
         "This amount would exceed your annual limit. You can donate up to $X more this year.",
     ),
+    limit_exceeded_unknown: "This amount would exceed your annual limit.",
     citizenship: notice(
         "Citizenship Confirmation Required",
         "Please confirm your U.S. citizenship status as required by FEC regulations.",

@@ -2,7 +2,7 @@
 // stripe.ts): whole gifts from the amount to the thank-you and the admin's list, every rule
 // and message of spec §5 and §8, failures at Stripe, the keyboard, and axe on every stage.
 import { type Locator, type Page } from '@playwright/test';
-import { ADMIN_PASSWORD, execute, expect, expectAccessible, failedLoad, query, sql, test, toastRegion, uniqueEmail } from './fixtures';
+import { ADMIN_PASSWORD, expect, expectAccessible, failedLoad, query, sql, test, toastRegion, uniqueEmail } from './fixtures';
 import { startServer } from './server';
 import { routeStripe } from './stripe';
 
@@ -70,7 +70,6 @@ test.describe('donating', () => {
     await page.goto('/donate');
     await page.getByText('$25', { exact: true }).click();
     await fillDonor(page, { email });
-    await expect(page.getByText('You can give up to $44,300 more this year.')).toBeVisible();
     await confirmAll(page);
     const sent = page.waitForRequest('**/api/create-payment-intent');
     await proceed(page).click();
@@ -141,11 +140,16 @@ test.describe('donating', () => {
   test('earlier gifts this year make a $150 gift need the extra answers, and the page says why', async ({ page }) => {
     const email = uniqueEmail('repeat');
     const year = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', year: 'numeric' }).format(new Date());
-    execute(
-      `INSERT INTO donations (amount_cents, donor_name, donor_first_name, donor_last_name, donor_email, donor_address, donor_city,
-         donor_state, donor_zip_code, citizenship_confirmed, attestations_confirmed, contribution_year, status)
-       VALUES (10000, 'Grace Hopper', 'Grace', 'Hopper', ${sql(email)}, '12 Compiler Lane', 'Arlington', 'VA', '22201', 1, 1, ${year}, 'completed')`,
-    );
+    // A first gift of $100, paid from this browser.
+    await page.goto('/donate');
+    await page.getByText('$100', { exact: true }).click();
+    await fillDonor(page, { email });
+    await confirmAll(page);
+    await proceed(page).click();
+    await pay(page);
+    await expect(page.getByRole('main').getByRole('status').filter({ hasText: 'Thank you for your donation!' })).toBeVisible();
+    await expect.poll(() => donation(email)[0]?.status).toBe('completed');
+
     await page.goto('/donate');
     await page.getByLabel('Other amount').fill('150');
     await fillDonor(page, { email });
@@ -159,6 +163,35 @@ test.describe('donating', () => {
       `For donations over $200, FEC regulations require occupation, employer, and contribution purpose. This gift brings your total for ${year} above $200.`,
       form(page).getByLabel(/^Occupation/),
     );
+  });
+
+  test("a donor's year is told to the browser that paid, and to nobody else", async ({ page, browser }) => {
+    const email = uniqueEmail('private');
+    await page.goto('/donate');
+    await page.getByText('$50', { exact: true }).click();
+    await fillDonor(page, { email });
+    await confirmAll(page);
+    await proceed(page).click();
+    await pay(page);
+    await expect(page.getByRole('main').getByRole('status').filter({ hasText: 'Thank you for your donation!' })).toBeVisible();
+    await expect.poll(() => donation(email)[0]?.status).toBe('completed');
+
+    // Another browser (a stranger) asks about the same address: no amounts, and the custom
+    // amount keeps the spec's default maximum.
+    const stranger = await browser.newPage();
+    const answered = stranger.waitForResponse('**/api/donations/summary*');
+    await stranger.goto('/donate');
+    await stranger.locator('main form').getByLabel(/^Email/).fill(email);
+    expect(await (await answered).json()).toEqual({ completed: null, pending: null, remaining: null });
+    await expect(stranger.getByText(/You have given|You can give up to/)).toHaveCount(0);
+    await expect(stranger.getByLabel('Other amount')).toHaveAttribute('max', '50000');
+    await stranger.close();
+
+    // The donor's own browser, on a later visit, sees the year.
+    await page.goto('/donate');
+    await form(page).getByLabel(/^Email/).fill(email);
+    await expect(page.getByText('You have given $50 this year. You can give up to $44,250 more this year.')).toBeVisible();
+    await expect(page.getByLabel('Other amount')).toHaveAttribute('max', '44250');
   });
 
   test('every rule has its message, on its field', async ({ page, allowConsole }) => {
@@ -212,7 +245,8 @@ test.describe('donating', () => {
     const panel = page.locator('main form').getByText('This amount would exceed your annual limit. You can donate up to $44,300 more this year.');
     await expect(panel).toBeVisible();
     await fillDonor(page, { email: uniqueEmail('limit') });
-    await expect(custom).toHaveAttribute('max', '44300');
+    // A stranger's browser is not told what this donor has left: the default maximum stays.
+    await expect(custom).toHaveAttribute('max', '50000');
     await confirmAll(page);
     await proceed(page).click();
     await expectProblem(
@@ -225,7 +259,7 @@ test.describe('donating', () => {
     await expect(panel).toBeHidden();
   });
 
-  test('the donation status: checking, then the allowance, or a note when it cannot be loaded', async ({ page, allowConsole }) => {
+  test('the donation status: checking, then nothing for an unknown donor, or a note when it cannot be loaded', async ({ page, allowConsole }) => {
     allowConsole(/Failed to load resource/);
     let hold: () => void = () => {};
     await page.route('**/api/donations/summary*', async (route) => {
@@ -236,7 +270,8 @@ test.describe('donating', () => {
     await form(page).getByLabel(/^Email/).fill(uniqueEmail('status'));
     await expect(page.getByText('Checking donation status...')).toBeVisible();
     hold();
-    await expect(page.getByText('You can give up to $44,300 more this year.')).toBeVisible();
+    await expect(page.getByText('Checking donation status...')).toBeHidden();
+    await expect(page.getByText(/You can give up to/)).toHaveCount(0);
 
     await page.unroute('**/api/donations/summary*');
     await page.route('**/api/donations/summary*', (route) => route.abort());

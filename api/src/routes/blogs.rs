@@ -106,9 +106,12 @@ fn number(
     }
 }
 
+/// How many posts are published, and when any last changed.
+type Version = (i64, String);
+
 /// The blog's version: how many posts are published and when any last changed. A publish,
 /// an edit, an unpublish or a delete changes one or the other.
-fn version(c: &Connection) -> rusqlite::Result<(i64, String)> {
+fn version(c: &Connection) -> rusqlite::Result<Version> {
     c.query_row(
         "SELECT COUNT(*), COALESCE(MAX(updated_at), '') FROM blog_posts \
          WHERE status = 'published' AND publish_date IS NOT NULL",
@@ -119,7 +122,7 @@ fn version(c: &Connection) -> rusqlite::Result<(i64, String)> {
 
 /// The JSON answer to `request` as the database holds it now, with the version it was read
 /// at; `None`: no such post.
-fn build(c: &Connection, request: &Request) -> rusqlite::Result<((i64, String), Option<Vec<u8>>)> {
+fn build(c: &Connection, request: &Request) -> rusqlite::Result<(Version, Option<Vec<u8>>)> {
     let version = version(c)?;
     let value = match request {
         Request::Page { limit, offset } => {

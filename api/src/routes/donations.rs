@@ -1,6 +1,10 @@
 //! What the donate page calls: its run-time settings, a donor's status for the year, and
 //! setting up a payment. Every rule the page applies is applied here again (a visitor can
 //! skip the page), plus those only the server can know: the donor's earlier gifts.
+//!
+//! What someone gave is told only to a browser holding that donor's pass (see
+//! [`crate::donor_pass`]): the summary answers anyone else "unknown", and a refusal at
+//! setup leaves out the amount.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -33,18 +37,31 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(warp::get())
         .and(client_ip(trust_proxy))
         .and(warp::query::<HashMap<String, String>>())
+        .and(warp::header::optional::<String>(PASS_HEADER))
         .and_then({
             let state = state.clone();
-            move |ip, query| summary(state.clone(), ip, query)
+            move |ip, query, pass| summary(state.clone(), ip, query, pass)
+        });
+    let pass = warp::path!("donations" / "pass")
+        .and(warp::post())
+        .and(same_origin(trust_proxy))
+        .and(client_ip(trust_proxy))
+        .and(json_body::<Value>(BODY_LIMIT))
+        .and_then({
+            let state = state.clone();
+            move |ip, body| pass(state.clone(), ip, body)
         });
     let create = warp::path!("create-payment-intent")
         .and(warp::post())
         .and(same_origin(trust_proxy))
         .and(client_ip(trust_proxy))
+        .and(warp::header::optional::<String>(PASS_HEADER))
         .and(json_body::<Value>(BODY_LIMIT))
-        .and_then(move |ip, body| create(state.clone(), ip, body));
+        .and_then(move |ip, pass, body| create(state.clone(), ip, pass, body));
     settings
         .or(summary)
+        .unify()
+        .or(pass)
         .unify()
         .or(create)
         .unify()
@@ -64,16 +81,22 @@ fn settings(state: &AppState) -> Response {
     warp::reply::json(&json!({ "publishableKey": key })).into_response()
 }
 
+/// Where the page shows its donor pass.
+const PASS_HEADER: &str = "x-donor-pass";
+
 /// Dollars, as the page reads them: a number with at most two decimals.
 fn dollars(cents: i64) -> Value {
     json!(cents as f64 / 100.0)
 }
 
-/// GET /api/donations/summary?email&year → `{completed, remaining, pending}` in dollars.
+/// GET /api/donations/summary?email&year → `{completed, remaining, pending}` in dollars, to a
+/// browser holding the donor's pass; to anyone else all three are `null` (unknown), whether
+/// or not the address ever gave.
 async fn summary(
     state: AppState,
     ip: IpAddr,
     query: HashMap<String, String>,
+    pass: Option<String>,
 ) -> Result<Response, Rejection> {
     let email = query
         .get("email")
@@ -100,15 +123,22 @@ async fn summary(
         ))
         .into());
     };
-    if !state.donation_limiter.allow_lookup(ip) {
-        tracing::warn!(%ip, "donation status lookups over the limit");
+    if !state.donation_limiter.allow_lookup(ip, &email) {
+        tracing::warn!(%ip, email = %masked(&email), "donation status lookups over the limit");
         return Err(too_many("Too many donation status checks. Please wait a few minutes.").into());
+    }
+    let now = state.clock.now();
+    if !state.donor_passes.allows(pass.as_deref(), &email, now) {
+        return Ok(warp::reply::json(&json!({
+            "completed": null, "pending": null, "remaining": null,
+        }))
+        .into_response());
     }
     // It reveals what someone gave: keep a trace of who asked about whom.
     tracing::info!(%ip, email = %masked(&email), year, "donation status looked up");
     let totals = state
         .db
-        .read(move |c| donations::totals(c, &email, year))
+        .read(move |c| donations::totals(c, &email, year, now))
         .await?;
     Ok(warp::reply::json(&json!({
         "completed": dollars(totals.completed),
@@ -125,11 +155,60 @@ fn too_many(message: &str) -> ApiError {
     }
 }
 
-/// POST /api/create-payment-intent `{amount, donorInfo}` → `{clientSecret}`.
+/// POST /api/donations/pass `{ticket}` → `{pass}`: the ticket a payment setup gave, once
+/// that gift is paid, becomes the donor's pass. 409 while the payment has not gone through.
+async fn pass(state: AppState, ip: IpAddr, body: Value) -> Result<Response, Rejection> {
+    let now = state.clock.now();
+    let ticket = body
+        .get("ticket")
+        .and_then(Value::as_str)
+        .and_then(|t| state.donor_passes.open_ticket(t, now));
+    let Some((gift, email)) = ticket else {
+        return Err(ApiError::BadRequest("This receipt is not valid.".into()).into());
+    };
+    if !state.donation_limiter.allow_lookup(ip, &email) {
+        return Err(too_many("Too many donation status checks. Please wait a few minutes.").into());
+    }
+    let row = state
+        .db
+        .read(move |c| {
+            use rusqlite::OptionalExtension as _;
+            c.query_row(
+                "SELECT status, payment_intent_id FROM donations WHERE id = ?1",
+                [gift],
+                |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)),
+            )
+            .optional()
+        })
+        .await?;
+    let paid = match (row, &state.payments) {
+        (Some((status, _)), _) if status == "completed" => true,
+        // The webhook may not have arrived yet: ask Stripe.
+        (Some((status, Some(intent))), Some(payments)) if status != "canceled" => {
+            payments.is_paid(&intent).await.unwrap_or_else(|e| {
+                tracing::warn!(donation = gift, error = %e, "could not ask Stripe about a payment");
+                false
+            })
+        }
+        _ => false,
+    };
+    if !paid {
+        return Err(ApiError::Conflict("The payment has not gone through yet.".into()).into());
+    }
+    Ok(warp::reply::json(&json!({ "pass": state.donor_passes.pass(&email, now) })).into_response())
+}
+
+/// POST /api/create-payment-intent `{amount, donorInfo}` → `{clientSecret, ticket}`.
 ///
 /// The gift is checked, then reserved (a `pending` row, if the donor's year allows it), and
-/// only then does Stripe hear of it; a refused gift never reaches Stripe.
-async fn create(state: AppState, ip: IpAddr, body: Value) -> Result<Response, Rejection> {
+/// only then does Stripe hear of it; a refused gift never reaches Stripe. A refusal names
+/// the donor's remaining allowance only to a browser holding their pass.
+async fn create(
+    state: AppState,
+    ip: IpAddr,
+    pass: Option<String>,
+    body: Value,
+) -> Result<Response, Rejection> {
     let donation = rules::parse(&body).map_err(ApiError::from)?;
     let payments = state
         .payments
@@ -145,12 +224,16 @@ async fn create(state: AppState, ip: IpAddr, body: Value) -> Result<Response, Re
         )
         .into());
     }
-    let year = donations::current_year(&state.site);
+    let now = state.clock.now();
+    let year = donations::year_at(&state.site, now);
     let limits = state.site.donations.clone();
     let gift = donation.clone();
+    let reveal = state
+        .donor_passes
+        .allows(pass.as_deref(), &donation.donor.email, now);
     let reserved = state
         .db
-        .write(move |c| donations::reserve(c, &limits, year, &gift))
+        .write(move |c| donations::reserve(c, &limits, year, &gift, now, reveal))
         .await?
         .map_err(ApiError::from)?;
     let email = masked(&donation.donor.email);
@@ -196,8 +279,11 @@ async fn create(state: AppState, ip: IpAddr, body: Value) -> Result<Response, Re
         %email,
         "donation reserved; payment set up"
     );
+    let ticket = state
+        .donor_passes
+        .ticket(reserved.id, &donation.donor.email, now);
     Ok(warp::reply::with_status(
-        warp::reply::json(&json!({ "clientSecret": client_secret })),
+        warp::reply::json(&json!({ "clientSecret": client_secret, "ticket": ticket })),
         StatusCode::OK,
     )
     .into_response())

@@ -16,6 +16,9 @@ interface Props {
   publishableKey: string;
   clientSecret: string;
   amountCents: number;
+  /** The set-up's ticket (it becomes the donor's pass once paid) and the donor's e-mail. */
+  ticket: string | null;
+  email: string;
   /** The gift as the donor entered it, label and value, to check before paying. */
   summary: [string, string][];
   copy: DonateCopy;
@@ -52,7 +55,7 @@ export function PaymentStep(props: Props) {
   );
 }
 
-function PaymentForm({ idPrefix, amountCents, copy, texts }: Props) {
+function PaymentForm({ idPrefix, amountCents, ticket, email, copy, texts }: Props) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
@@ -70,7 +73,7 @@ function PaymentForm({ idPrefix, amountCents, copy, texts }: Props) {
     if (!stripe || !elements || pending) return;
     setPending(true);
     try {
-      rememberPayment(amountCents);
+      rememberPayment({ amountCents, ticket, email });
       const { error } = await stripe.confirmPayment({
         elements,
         confirmParams: { return_url: `${window.location.origin}/donate?success=true` },

@@ -1,15 +1,28 @@
 // The donor's year, from GET /api/donations/summary: asked once the e-mail contains "@"
 // (after a short pause in typing), never cached, and asked again whenever the window
-// regains focus, since a gift made in another tab changes it (spec §7).
+// regains focus, since a gift made in another tab changes it (spec §7). The server tells
+// the totals only to a browser holding the donor's pass (pass.ts); to any other it answers
+// nulls, and the page takes the spec's path for an unknown allowance.
 import { useEffect, useState } from 'react';
 import { apiRequest } from '../lib/api';
+import { passHeaders } from './pass';
 import type { Allowance } from './rules';
 
 export type AllowanceState =
   | { status: 'idle' }
   | { status: 'loading' }
   | { status: 'ready'; allowance: Allowance }
+  | { status: 'unknown' }
   | { status: 'error' };
+
+/** The summary's answer: the donor's year, or nulls when the server may not tell. */
+type Summary = { [K in keyof Allowance]: number | null };
+
+function known(summary: Summary | null): Allowance | null {
+  if (!summary) return null;
+  const { completed, pending, remaining } = summary;
+  return typeof completed === 'number' && typeof pending === 'number' && typeof remaining === 'number' ? { completed, pending, remaining } : null;
+}
 
 /** How long typing must pause before the e-mail is looked up. */
 export const LOOKUP_DELAY_MS = 400;
@@ -29,10 +42,14 @@ export function useAllowance(email: string, year: number): AllowanceState {
     const load = () => {
       controller?.abort();
       controller = new AbortController();
-      setState((s) => (s.status === 'ready' ? s : { status: 'loading' }));
+      setState((s) => (s.status === 'ready' || s.status === 'unknown' ? s : { status: 'loading' }));
       const query = new URLSearchParams({ email: address, year: String(year) });
-      apiRequest<Allowance>('GET', `/api/donations/summary?${query}`, undefined, { signal: controller.signal, cache: 'no-store' })
-        .then((allowance) => current && setState({ status: 'ready', allowance }))
+      apiRequest<Summary>('GET', `/api/donations/summary?${query}`, undefined, { signal: controller.signal, cache: 'no-store', headers: passHeaders(address) })
+        .then((summary) => {
+          if (!current) return;
+          const allowance = known(summary);
+          setState(allowance ? { status: 'ready', allowance } : { status: 'unknown' });
+        })
         .catch((error: unknown) => {
           if (current && !(error instanceof DOMException && error.name === 'AbortError')) setState({ status: 'error' });
         });

@@ -25,6 +25,7 @@ import {
   toCents,
   yearIn,
 } from '../donate/rules';
+import { passHeaders, redeemTicket } from '../donate/pass';
 import { takePayment } from '../donate/pending';
 import { type AllowanceState, useAllowance } from '../donate/useAllowance';
 
@@ -40,7 +41,7 @@ interface Props {
 }
 
 type Config = { status: 'loading' } | { status: 'ready'; publishableKey: string | null } | { status: 'error' };
-type Stage = { name: 'details' } | { name: 'payment'; clientSecret: string; amountCents: number } | { name: 'done'; amountCents: number | null };
+type Stage = { name: 'details' } | { name: 'payment'; clientSecret: string; ticket: string | null; amountCents: number } | { name: 'done'; amountCents: number | null };
 
 const DONOR_FIELDS = ['donorFirstName', 'donorLastName', 'donorEmail', 'donorAddress', 'donorCity', 'donorState', 'donorZipCode'];
 
@@ -69,7 +70,8 @@ export default function DonateFlow({ idPrefix, rules, copy }: Props) {
     setYear(yearIn(rules.timeZone));
     const params = new URLSearchParams(window.location.search);
     if (params.get('success') === 'true') {
-      const amountCents = takePayment();
+      const { amountCents, ticket, email } = takePayment();
+      if (ticket && email && params.get('redirect_status') !== 'failed') void redeemTicket(ticket, email);
       if (params.get('redirect_status') === 'failed') {
         toast({ variant: 'destructive', title: texts.paymentFailed.title, description: texts.paymentFailed.description });
       } else {
@@ -122,13 +124,15 @@ export default function DonateFlow({ idPrefix, rules, copy }: Props) {
     setPending(true);
     const step = loadPaymentStep();
     try {
-      const reply = await apiRequest<{ clientSecret?: string }>('POST', '/api/create-payment-intent', paymentRequest(draft, amountCents!));
+      const reply = await apiRequest<{ clientSecret?: string; ticket?: string }>('POST', '/api/create-payment-intent', paymentRequest(draft, amountCents!), {
+        headers: passHeaders(values.donorEmail ?? ''),
+      });
       if (!reply?.clientSecret) {
         toast({ variant: 'destructive', title: texts.setupFailed.title, description: texts.noClientSecret });
         return;
       }
       await step;
-      setStage({ name: 'payment', clientSecret: reply.clientSecret, amountCents: amountCents! });
+      setStage({ name: 'payment', clientSecret: reply.clientSecret, ticket: reply.ticket ?? null, amountCents: amountCents! });
     } catch (error) {
       const description = failureText(error, texts.setupFailed.description);
       if (error instanceof ApiError && error.field) show({ title: texts.setupFailed.title, description, field: error.field });
@@ -179,6 +183,8 @@ export default function DonateFlow({ idPrefix, rules, copy }: Props) {
           publishableKey={config.publishableKey}
           clientSecret={stage.clientSecret}
           amountCents={stage.amountCents}
+          ticket={stage.ticket}
+          email={values.donorEmail?.trim() ?? ''}
           summary={summary}
           copy={copy}
           texts={texts}
@@ -394,6 +400,7 @@ function AllowanceLine({ id, state, texts }: { id: string; state: AllowanceState
   const text = useMemo(() => {
     switch (state.status) {
       case 'idle':
+      case 'unknown':
         return '';
       case 'loading':
         return texts.summaryLoading;

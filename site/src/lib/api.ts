@@ -39,18 +39,19 @@ function errorField(body: string): string | undefined {
 }
 
 /** Sends a request (JSON body only when there is one) and returns the parsed JSON reply.
- *  `init` may add an abort signal or a cache mode. */
+ *  `init` may add an abort signal, a cache mode or headers. */
 export async function apiRequest<T = unknown>(
   method: string,
   url: string,
   body?: unknown,
-  init: Pick<RequestInit, 'signal' | 'cache'> = {},
+  init: Pick<RequestInit, 'signal' | 'cache'> & { headers?: Record<string, string> } = {},
 ): Promise<T> {
+  const { headers, ...rest } = init;
   const response = await fetch(url, {
-    ...init,
+    ...rest,
     method,
     credentials: 'include',
-    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+    headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
