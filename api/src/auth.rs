@@ -311,7 +311,7 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
 /// unrevoked `Authorization: Bearer` token, or `401`.
 pub fn admin(state: AppState) -> impl Filter<Extract = (Admin,), Error = Rejection> + Clone {
     warp::header::headers_cloned()
-        .and(client_ip(state.config.trust_proxy))
+        .and(client_ip(state.config.trust_proxy.clone()))
         .and_then(move |headers: warp::http::HeaderMap, ip: IpAddr| {
             let state = state.clone();
             async move {

@@ -24,8 +24,9 @@ pub struct Config {
     /// `FORM_RATE_LIMIT`: public form posts allowed per minute from one address (default 5).
     pub form_rate_limit: u32,
     /// `TRUST_PROXY=1`: take the client address from the last `X-Forwarded-For` entry,
-    /// which is what a reverse proxy in front of us adds. Leave off when clients connect directly.
-    pub trust_proxy: bool,
+    /// which is what a reverse proxy in front of us adds, when the connection comes from one
+    /// of `TRUSTED_PROXIES` (CIDRs; default loopback). Leave off when clients connect directly.
+    pub trust_proxy: crate::proxy::ProxyTrust,
     /// `ADMIN_PASSWORD_HASH`: the admin password as an argon2 PHC string (preferred).
     pub admin_password_hash: Option<String>,
     /// `ADMIN_PASSWORD`: the admin password in plain text, hashed once at start.
@@ -64,11 +65,12 @@ impl Config {
         site.site_url = var("SITE_URL");
         // Rebuilds replace pages visitors are reading: each must survive a crash whole.
         site.durable_writes = true;
+        let bind: IpAddr = var("BIND")
+            .unwrap_or_else(|| "127.0.0.1".into())
+            .parse()
+            .context("BIND must be an IP address")?;
         Ok(Config {
-            bind: var("BIND")
-                .unwrap_or_else(|| "127.0.0.1".into())
-                .parse()
-                .context("BIND must be an IP address")?,
+            bind,
             port: var("PORT")
                 .unwrap_or_else(|| "8080".into())
                 .parse()
@@ -88,7 +90,7 @@ impl Config {
                 .ok()
                 .filter(|n| *n > 0)
                 .context("FORM_RATE_LIMIT must be a whole number above 0")?,
-            trust_proxy: matches!(var("TRUST_PROXY").as_deref(), Some("1" | "true" | "yes")),
+            trust_proxy: proxy_trust(bind)?,
             admin_password_hash: var("ADMIN_PASSWORD_HASH"),
             admin_password: var("ADMIN_PASSWORD")
                 .map(|p| strong_enough(&p).map(|()| p))
@@ -113,7 +115,7 @@ impl Config {
             dist_dir,
             static_cache_bytes: 32 * 1024 * 1024,
             form_rate_limit: 5,
-            trust_proxy: false,
+            trust_proxy: crate::proxy::ProxyTrust::off(),
             admin_password_hash: None,
             admin_password: Some(Config::TEST_PASSWORD.into()),
             jwt_secret: Some("a test secret that is at least thirty-two bytes long".into()),
@@ -127,6 +129,31 @@ impl Config {
 
     /// The admin password of [`Config::for_tests`].
     pub const TEST_PASSWORD: &str = "correct horse battery staple";
+}
+
+/// `TRUST_PROXY` and `TRUSTED_PROXIES`.
+fn proxy_trust(bind: IpAddr) -> Result<crate::proxy::ProxyTrust> {
+    use crate::proxy::ProxyTrust;
+    if !matches!(var("TRUST_PROXY").as_deref(), Some("1" | "true" | "yes")) {
+        return Ok(ProxyTrust::off());
+    }
+    let trust = match var("TRUSTED_PROXIES") {
+        Some(list) => {
+            ProxyTrust::parse(&list).map_err(|e| anyhow::anyhow!("TRUSTED_PROXIES: {e}"))?
+        }
+        None => {
+            if !bind.is_loopback() {
+                tracing::warn!(
+                    %bind,
+                    "TRUST_PROXY is on and the server listens beyond this machine, but \
+                     TRUSTED_PROXIES is not set: X-Forwarded-For is believed only from \
+                     loopback. Name your proxy's addresses in TRUSTED_PROXIES."
+                );
+            }
+            ProxyTrust::loopback()
+        }
+    };
+    Ok(trust)
 }
 
 /// Stripe's keys: both or neither (a half-configured processor would take a donor through

@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 use warp::{Filter, Rejection};
 
 use crate::error::ApiError;
+use crate::proxy::ProxyTrust;
 
 /// Largest body a public form may send. The longest form (contact: a 5,000-character
 /// message) fits in JSON even in four-byte characters, and in a URL-encoded post, where
@@ -106,7 +107,9 @@ pub fn parse_id(raw: &str) -> Result<i64, ApiError> {
 /// stranger's page posting here in the visitor's name (CSRF). Browsers say where a request
 /// comes from in `Sec-Fetch-Site`; older ones only in `Origin`, which must then name this
 /// host. A request with neither did not come from another site's page.
-pub fn same_origin(trust_proxy: bool) -> impl Filter<Extract = (), Error = Rejection> + Clone {
+pub fn same_origin(
+    trust_proxy: ProxyTrust,
+) -> impl Filter<Extract = (), Error = Rejection> + Clone {
     warp::header::optional::<String>("sec-fetch-site")
         .and(warp::header::optional::<String>("origin"))
         .and(request_host(trust_proxy))
@@ -125,14 +128,28 @@ pub fn same_origin(trust_proxy: bool) -> impl Filter<Extract = (), Error = Rejec
         .untuple_one()
 }
 
-/// The host the visitor asked for: `Host`, or behind our own proxy `X-Forwarded-Host`.
+/// The host the visitor asked for: `Host`, or from our own proxy `X-Forwarded-Host`.
 pub fn request_host(
-    trust_proxy: bool,
+    trust_proxy: ProxyTrust,
 ) -> impl Filter<Extract = (Option<String>,), Error = Rejection> + Clone {
-    warp::header::optional::<String>("host")
+    peer()
+        .and(warp::header::optional::<String>("host"))
         .and(warp::header::optional::<String>("x-forwarded-host"))
-        .map(move |host: Option<String>, forwarded: Option<String>| {
-            forwarded.filter(|_| trust_proxy).or(host)
+        .map(
+            move |peer: Option<SocketAddr>, host: Option<String>, forwarded: Option<String>| {
+                forwarded
+                    .filter(|_| trust_proxy.trusts(peer.map(|p| p.ip())))
+                    .or(host)
+            },
+        )
+}
+
+/// The connection's peer: from our server loop, or warp's (tests).
+fn peer() -> impl Filter<Extract = (Option<SocketAddr>,), Error = Infallible> + Clone {
+    warp::ext::optional::<PeerAddr>()
+        .and(warp::addr::remote())
+        .map(|peer: Option<PeerAddr>, warp_peer: Option<SocketAddr>| {
+            peer.map(|p| p.0).or(warp_peer)
         })
 }
 
@@ -156,33 +173,28 @@ fn is_cross_site(fetch_site: Option<&str>, origin: Option<&str>, host: Option<&s
 #[derive(Debug, Clone, Copy)]
 pub struct PeerAddr(pub SocketAddr);
 
-/// The client's address: the socket's peer, or with `trust_proxy` the last
-/// `X-Forwarded-For` entry (the one our own proxy appended; earlier ones can be forged).
+/// The client's address: the socket's peer, or, when the peer is one of our trusted
+/// proxies, the last `X-Forwarded-For` entry (the one our proxy appended; earlier ones can
+/// be forged).
 pub fn client_ip(
-    trust_proxy: bool,
+    trust_proxy: ProxyTrust,
 ) -> impl Filter<Extract = (IpAddr,), Error = Infallible> + Clone {
-    warp::ext::optional::<PeerAddr>()
-        .and(warp::addr::remote())
-        .map(|peer: Option<PeerAddr>, warp_peer: Option<SocketAddr>| {
-            peer.map(|p| p.0).or(warp_peer)
-        })
-        .and(warp::header::headers_cloned())
-        .map(
-            move |remote: Option<SocketAddr>, headers: warp::http::HeaderMap| {
-                let from_proxy = headers
-                    .get("x-forwarded-for")
-                    .filter(|_| trust_proxy)
-                    .and_then(|f| f.to_str().ok())
-                    .and_then(|f| {
-                        f.rsplit(',')
-                            .next()
-                            .and_then(|ip| ip.trim().parse::<IpAddr>().ok())
-                    });
-                from_proxy
-                    .or(remote.map(|r| r.ip()))
-                    .unwrap_or(IpAddr::from([0, 0, 0, 0]))
-            },
-        )
+    peer().and(warp::header::headers_cloned()).map(
+        move |remote: Option<SocketAddr>, headers: warp::http::HeaderMap| {
+            let from_proxy = headers
+                .get("x-forwarded-for")
+                .filter(|_| trust_proxy.trusts(remote.map(|r| r.ip())))
+                .and_then(|f| f.to_str().ok())
+                .and_then(|f| {
+                    f.rsplit(',')
+                        .next()
+                        .and_then(|ip| ip.trim().parse::<IpAddr>().ok())
+                });
+            from_proxy
+                .or(remote.map(|r| r.ip()))
+                .unwrap_or(IpAddr::from([0, 0, 0, 0]))
+        },
+    )
 }
 
 #[cfg(test)]

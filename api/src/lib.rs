@@ -23,6 +23,7 @@ pub mod housekeeping;
 pub mod memory;
 pub mod payments;
 pub mod previews;
+pub mod proxy;
 pub mod rate_limit;
 pub mod rebuild;
 pub mod redact;

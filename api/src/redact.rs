@@ -27,7 +27,12 @@ pub fn path(path: &str) -> Cow<'_, str> {
             .map(|segment| {
                 let decoded = percent_encoding::percent_decode_str(segment).decode_utf8_lossy();
                 if decoded.contains('@') {
+                    // Decoding can bring back a newline (`%0A`) or other control
+                    // characters: escaped, so a path can never start a forged log line.
                     email(&decoded)
+                        .chars()
+                        .flat_map(char::escape_debug)
+                        .collect()
                 } else {
                     segment.to_owned()
                 }
@@ -48,5 +53,12 @@ mod tests {
         assert_eq!(path("/contact"), "/contact");
         assert_eq!(path("/u/jane@example.org/x"), "/u/j…@example.org/x");
         assert_eq!(path("/u/jane%40example.org"), "/u/j…@example.org");
+    }
+
+    #[test]
+    fn decoded_control_characters_cannot_forge_a_line() {
+        let logged = path("/u/a%40x.org%0A2026-01-01T00:00:00Z%20INFO%20forged%0D%1B[31m");
+        assert!(!logged.chars().any(char::is_control), "{logged:?}");
+        assert!(logged.contains("\\n"), "{logged:?}");
     }
 }

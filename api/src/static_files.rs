@@ -336,12 +336,14 @@ impl StaticFiles {
         let Some(rel) = safe_relative_path(raw_path) else {
             return self.not_found(None, head).await;
         };
-        // One URL per page: `/contact/` redirects to `/contact`.
+        // One URL per page: `/contact/` redirects to `/contact`. The target is the path with
+        // its empty segments dropped, so it always starts with exactly one `/`: a path like
+        // `//evil.example/` must never become `Location: //evil.example`, which browsers
+        // read as another site.
         if raw_path.len() > 1 && raw_path.ends_with('/') {
-            let target = raw_path.trim_end_matches('/');
-            let target = if target.is_empty() { "/" } else { target };
+            let target = format!("/{}", normalised(raw_path));
             let location = if query.is_empty() {
-                target.to_owned()
+                target
             } else {
                 format!("{target}?{query}")
             };
@@ -607,6 +609,14 @@ fn safe_relative_path(raw: &str) -> Option<String> {
         parts.push(part);
     }
     Some(parts.join("/"))
+}
+
+/// `raw` (still percent-encoded) without empty segments: `//a///b/` is `a/b`.
+fn normalised(raw: &str) -> String {
+    raw.split('/')
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 fn content_type(rel: &str) -> HeaderValue {

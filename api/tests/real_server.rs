@@ -1146,3 +1146,35 @@ async fn large_blog_answers_leave_the_static_files_quick() {
         "GET /robots.txt p99 {p99:?} while large blog answers were built"
     );
 }
+
+/// The trailing-slash redirect never points at another site: `//evil.example/` is a path on
+/// this site, and its `Location` starts with exactly one slash.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redirect_never_leaves_the_site() {
+    let (dir, env) = bare_site();
+    let dist = &env[1].1;
+    std::fs::create_dir_all(dist.join("contact")).unwrap();
+    std::fs::write(dist.join("contact/index.html"), "<h1>Contact</h1>").unwrap();
+    let server = Server::start(dir.path(), &env_refs(&env)).await;
+    let mut stream = connect(&server.addr).await;
+    for (path, expected) in [
+        ("//evil.example/", Some("/evil.example")),
+        ("///evil.example/", Some("/evil.example")),
+        ("//evil.example//x/", Some("/evil.example/x")),
+        ("/%2F%2Fevil.example/", Some("/%2F%2Fevil.example")),
+        ("/contact/?a=1", Some("/contact?a=1")),
+        ("/%5Cevil.example/", None),
+        ("/%5C%5Cevil.example/", None),
+    ] {
+        let (status, headers, _) = exchange(&mut stream, "GET", path, &[], "").await.unwrap();
+        let location = header(&headers, "location");
+        assert_eq!(location, expected, "{path} answered {status}");
+        if let Some(location) = location {
+            assert_eq!(status, 308, "{path}");
+            assert!(
+                !location.starts_with("//") && !location.starts_with("/\\"),
+                "{path}"
+            );
+        }
+    }
+}

@@ -28,14 +28,14 @@ use crate::state::AppState;
 const BODY_LIMIT: u64 = 16 * 1024;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    let trust_proxy = state.config.trust_proxy;
+    let trust_proxy = state.config.trust_proxy.clone();
     let settings = warp::path!("donations" / "config").and(warp::get()).map({
         let state = state.clone();
         move || settings(&state)
     });
     let summary = warp::path!("donations" / "summary")
         .and(warp::get())
-        .and(client_ip(trust_proxy))
+        .and(client_ip(trust_proxy.clone()))
         .and(warp::query::<HashMap<String, String>>())
         .and(warp::header::optional::<String>(PASS_HEADER))
         .and_then({
@@ -44,8 +44,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         });
     let pass = warp::path!("donations" / "pass")
         .and(warp::post())
-        .and(same_origin(trust_proxy))
-        .and(client_ip(trust_proxy))
+        .and(same_origin(trust_proxy.clone()))
+        .and(client_ip(trust_proxy.clone()))
         .and(json_body::<Value>(BODY_LIMIT))
         .and_then({
             let state = state.clone();
@@ -53,8 +53,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         });
     let create = warp::path!("create-payment-intent")
         .and(warp::post())
-        .and(same_origin(trust_proxy))
-        .and(client_ip(trust_proxy))
+        .and(same_origin(trust_proxy.clone()))
+        .and(client_ip(trust_proxy.clone()))
         .and(warp::header::optional::<String>(PASS_HEADER))
         .and(json_body::<Value>(BODY_LIMIT))
         .and_then(move |ip, pass, body| create(state.clone(), ip, pass, body));

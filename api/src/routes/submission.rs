@@ -70,12 +70,12 @@ where
         .action
         .strip_prefix("/api/")
         .expect("form actions are under /api/");
-    let trust_proxy = state.config.trust_proxy;
+    let trust_proxy = state.config.trust_proxy.clone();
     warp::path(path)
         .and(warp::path::end())
         .and(warp::post())
-        .and(same_origin(trust_proxy))
-        .and(post(trust_proxy))
+        .and(same_origin(trust_proxy.clone()))
+        .and(post(trust_proxy.clone()))
         .and_then(move |post: Post| {
             let (state, store) = (state.clone(), store.clone());
             async move {
@@ -106,11 +106,13 @@ where
 }
 
 /// Reads the parts of a post the route needs; an encoding we do not take is refused here.
-fn post(trust_proxy: bool) -> impl Filter<Extract = (Post,), Error = Rejection> + Clone {
-    client_ip(trust_proxy)
+fn post(
+    trust_proxy: crate::proxy::ProxyTrust,
+) -> impl Filter<Extract = (Post,), Error = Rejection> + Clone {
+    client_ip(trust_proxy.clone())
         .and(warp::header::optional::<String>("content-type"))
         .and(warp::header::optional::<String>("referer"))
-        .and(request_host(trust_proxy))
+        .and(request_host(trust_proxy.clone()))
         .and(limited_body(FORM_BODY_LIMIT))
         .and_then(
             |ip,

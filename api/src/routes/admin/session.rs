@@ -28,7 +28,7 @@ struct Login {
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let login = warp::path!("login")
         .and(warp::post())
-        .and(client_ip(state.config.trust_proxy))
+        .and(client_ip(state.config.trust_proxy.clone()))
         .and(json_body::<Login>(LOGIN_BODY_LIMIT))
         .and_then({
             let state = state.clone();
