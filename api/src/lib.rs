@@ -10,6 +10,7 @@ mod blog_pages;
 pub mod clock;
 mod coding;
 pub mod config;
+pub mod connections;
 pub mod db;
 pub mod donations;
 pub mod donor_pass;

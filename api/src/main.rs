@@ -125,6 +125,11 @@ async fn serve() -> anyhow::Result<()> {
     // Printed on stdout: the test harness and people both read it.
     println!("Listening on http://{}", listener.local_addr()?);
     let files = state.static_files.clone();
-    api::server::run(listener, api::app(state), files, shutdown).await;
+    let fd_limit = api::connections::raise_fd_limit();
+    let proxies = state.config.trust_proxy.clone();
+    let connections =
+        api::connections::Connections::for_fd_limit(fd_limit, move |ip| proxies.trusts(Some(ip)));
+    tracing::debug!(fd_limit, "connection limits set");
+    api::server::run(listener, api::app(state), files, connections, shutdown).await;
     Ok(())
 }

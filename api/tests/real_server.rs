@@ -26,7 +26,21 @@ struct Server {
 impl Server {
     /// Starts the binary with `env` (and cwd `dir`) and waits until it listens.
     async fn start(dir: &Path, env: &[(&str, &Path)]) -> Server {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_api"));
+        Server::start_command(Command::new(env!("CARGO_BIN_EXE_api")), dir, env).await
+    }
+
+    /// [`Server::start`] with at most `files` open file descriptors (`ulimit -n`, soft and
+    /// hard: the server cannot raise it).
+    async fn start_with_fd_limit(dir: &Path, env: &[(&str, &Path)], files: u32) -> Server {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!("ulimit -n {files} && exec \"$0\""))
+            .arg(env!("CARGO_BIN_EXE_api"));
+        Server::start_command(command, dir, env).await
+    }
+
+    async fn start_command(mut command: Command, dir: &Path, env: &[(&str, &Path)]) -> Server {
         command
             .current_dir(dir)
             .env_clear()
@@ -1177,4 +1191,29 @@ async fn a_redirect_never_leaves_the_site() {
             );
         }
     }
+}
+
+/// With 256 file descriptors, 300 connections that send nothing do not keep a visitor out:
+/// the oldest silent ones make room, and the page is answered at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_connections_cannot_use_up_the_servers_files() {
+    let (dir, env) = bare_site();
+    std::fs::write(env[1].1.join("index.html"), "<h1>Home</h1>").unwrap();
+    let server = Server::start_with_fd_limit(dir.path(), &env_refs(&env), 256).await;
+    let mut silent = Vec::new();
+    for _ in 0..300 {
+        silent.push(TcpStream::connect(&server.addr).await.unwrap());
+    }
+    let asked = Instant::now();
+    let mut visitor = connect(&server.addr).await;
+    let (status, _) = tokio::time::timeout(
+        Duration::from_secs(5),
+        request(&mut visitor, "GET", "/", &[], ""),
+    )
+    .await
+    .expect("answered without waiting for the silent ones to time out")
+    .unwrap();
+    assert_eq!(status, 200);
+    assert!(asked.elapsed() < Duration::from_secs(5));
+    drop(silent);
 }

@@ -60,3 +60,119 @@ async fn x_forwarded_for_is_believed_only_from_a_trusted_proxy() {
     }
     assert_eq!(statuses, [201, 201, 429]);
 }
+
+mod connections {
+    use std::time::Duration;
+
+    use api::connections::{Connections, FIRST_BYTE};
+    use api::server::BODY_DEADLINE;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::{TcpListener, TcpStream};
+    use tokio::time::Instant;
+
+    use super::TestApp;
+
+    /// The real server loop on a port, in this (paused-clock) runtime.
+    async fn serve(app: &TestApp) -> std::net::SocketAddr {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(api::server::run(
+            listener,
+            app.app.clone(),
+            app.state.static_files.clone(),
+            Connections::new(100, 50, |_| false),
+            std::future::pending(),
+        ));
+        addr
+    }
+
+    /// Everything the server sends until it closes the connection (which it must do
+    /// within two minutes).
+    async fn until_closed(stream: &mut TcpStream) -> String {
+        let mut out = Vec::new();
+        tokio::time::timeout(Duration::from_secs(120), stream.read_to_end(&mut out))
+            .await
+            .expect("the server closes the connection")
+            .ok();
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    // Time is paused: the runtime jumps ahead whenever everything waits, so these take no
+    // real seconds, and what they measure is the server's own timers.
+    #[tokio::test(start_paused = true)]
+    async fn a_connection_that_says_nothing_is_closed_within_ten_seconds() {
+        let app = TestApp::new();
+        let addr = serve(&app).await;
+        let mut silent = TcpStream::connect(addr).await.unwrap();
+        let opened = Instant::now();
+        assert_eq!(until_closed(&mut silent).await, "");
+        let took = opened.elapsed();
+        assert!(
+            took >= FIRST_BYTE && took <= FIRST_BYTE + Duration::from_secs(1),
+            "{took:?}"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_body_that_does_not_arrive_in_thirty_seconds_gets_408() {
+        let app = TestApp::new();
+        let addr = serve(&app).await;
+        let mut slow = TcpStream::connect(addr).await.unwrap();
+        slow.write_all(
+            b"POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+              Content-Length: 200\r\n\r\n{\"name\":\"Slow",
+        )
+        .await
+        .unwrap();
+        let sent = Instant::now();
+        let answer = until_closed(&mut slow).await;
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(
+            answer.contains("The request took too long to arrive."),
+            "{answer}"
+        );
+        let took = sent.elapsed();
+        assert!(
+            took >= BODY_DEADLINE && took <= BODY_DEADLINE + Duration::from_secs(1),
+            "{took:?}"
+        );
+        // Real time from here: the answer below waits on the database's thread, which a
+        // paused clock would take for idleness and jump past.
+        tokio::time::resume();
+        assert_eq!(app.count("contact_messages").await, 0);
+        // A body that comes in time is answered however long the answer takes.
+        let mut quick = TcpStream::connect(addr).await.unwrap();
+        let body = r#"{"name":"Quick","email":"q@example.org","subject":"Hi","message":"Hello"}"#;
+        quick
+            .write_all(
+                format!(
+                    "POST /api/contact HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+                     Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
+                    body.len()
+                )
+                .as_bytes(),
+            )
+            .await
+            .unwrap();
+        let answer = until_closed(&mut quick).await;
+        assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_kept_alive_connection_idle_for_thirty_seconds_is_closed() {
+        let app = TestApp::new();
+        let addr = serve(&app).await;
+        let mut idle = TcpStream::connect(addr).await.unwrap();
+        idle.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            .await
+            .unwrap();
+        let answered = Instant::now();
+        let all = until_closed(&mut idle).await;
+        assert!(all.starts_with("HTTP/1.1 200"), "{all}");
+        assert!(
+            answered.elapsed() <= Duration::from_secs(31),
+            "{:?}",
+            answered.elapsed()
+        );
+    }
+}
