@@ -74,6 +74,48 @@ enum Readers {
     Writer,
 }
 
+/// Creates `dir` (and its parents) readable only by this user; an existing one is left
+/// as it is, with a warning if others can read it.
+pub fn private_dir(dir: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    if !dir.exists() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .with_context(|| format!("Failed to create {}", dir.display()))?;
+    }
+    warn_if_shared(dir);
+    Ok(())
+}
+
+/// Warns when `path` (and the database's -wal and -shm beside it) can be read or written
+/// by other users of the machine.
+fn warn_if_shared(path: &Path) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mut paths = vec![path.to_owned()];
+    if path.extension().is_some_and(|e| e == "db") {
+        for suffix in ["-wal", "-shm"] {
+            let mut p = path.as_os_str().to_owned();
+            p.push(suffix);
+            paths.push(p.into());
+        }
+    }
+    for path in paths {
+        if let Ok(meta) = std::fs::metadata(&path)
+            && meta.permissions().mode() & 0o077 != 0
+        {
+            tracing::warn!(
+                path = %path.display(),
+                mode = format!("{:o}", meta.permissions().mode() & 0o777),
+                "other users of this machine can open this file, which holds supporters' \
+                 details: chmod {} it",
+                if meta.is_dir() { "700" } else { "600" }
+            );
+        }
+    }
+}
+
 /// The settings every connection that writes uses; the bench's plain loop applies the
 /// same ones so the comparison is fair.
 pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
@@ -93,11 +135,19 @@ impl Db {
     /// Opens (creating if needed) and migrates the database at `path`.
     pub fn open(path: &Path) -> anyhow::Result<Db> {
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("Failed to create {}", dir.display()))?;
+            private_dir(dir)?;
         }
+        let new = !path.exists();
         let conn = Connection::open(path)
             .with_context(|| format!("Failed to open the database {}", path.display()))?;
+        if new {
+            // It holds supporters' details. SQLite gives its -wal and -shm files the
+            // database file's mode, so they are private too.
+            use std::os::unix::fs::PermissionsExt as _;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+                .with_context(|| format!("Failed to make {} private", path.display()))?;
+        }
+        warn_if_shared(path);
         let readers = Readers::Pool {
             path: path.to_owned(),
             idle: Mutex::default(),

@@ -1217,3 +1217,46 @@ async fn silent_connections_cannot_use_up_the_servers_files() {
     assert!(asked.elapsed() < Duration::from_secs(5));
     drop(silent);
 }
+
+/// The database holds supporters' details: a new DATA_DIR and its database are the server
+/// user's alone, and a shared one is pointed out at start.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_data_folder_and_database_are_private() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let (dir, env) = bare_site();
+    let data = env[0].1.clone();
+    let mut server = Server::start(dir.path(), &env_refs(&env)).await;
+    let mut stream = connect(&server.addr).await;
+    let (status, _) = request(
+        &mut stream,
+        "POST",
+        "/api/newsletter-signup",
+        &json_headers(),
+        r#"{"email":"private@example.org","zipCode":"12345"}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 201);
+    assert_eq!(mode(&data), 0o700);
+    for file in ["site.db", "site.db-wal", "site.db-shm"] {
+        assert_eq!(mode(&data.join(file)), 0o600, "{file}");
+    }
+    assert!(!server.output().contains("other users of this machine"));
+    server.stop().await;
+
+    // Opened up by hand: the next start says so, naming the file.
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(data.join("site.db"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut server = Server::start(dir.path(), &env_refs(&env)).await;
+    let log = server.output();
+    assert!(
+        log.contains("other users of this machine can open this file"),
+        "{log}"
+    );
+    assert!(
+        log.contains("chmod 700") && log.contains("chmod 600"),
+        "{log}"
+    );
+    server.stop().await;
+}
