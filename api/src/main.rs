@@ -130,6 +130,15 @@ async fn serve() -> anyhow::Result<()> {
     let connections =
         api::connections::Connections::for_fd_limit(fd_limit, move |ip| proxies.trusts(Some(ip)));
     tracing::debug!(fd_limit, "connection limits set");
-    api::server::run(listener, api::app(state), files, connections, shutdown).await;
+    let security = state.security_headers.clone();
+    api::server::run(
+        listener,
+        api::app(state),
+        files,
+        security,
+        connections,
+        shutdown,
+    )
+    .await;
     Ok(())
 }

@@ -31,6 +31,7 @@ use warp::reply::Response;
 
 use crate::connections::{Activity, Connections, FIRST_BYTE};
 use crate::filters::PeerAddr;
+use crate::security_headers::SecurityHeaders;
 use crate::static_files::StaticFiles;
 
 /// How long a request's body may take to arrive in full.
@@ -44,6 +45,7 @@ pub async fn run(
     listener: TcpListener,
     app: BoxedFilter<(Response,)>,
     files: Arc<StaticFiles>,
+    security: Arc<SecurityHeaders>,
     connections: Arc<Connections>,
     shutdown: impl Future<Output = ()>,
 ) {
@@ -70,6 +72,7 @@ pub async fn run(
         let handler = Handler {
             app: app.clone(),
             files: files.clone(),
+            security: security.clone(),
             peer,
             activity: admitted.activity.clone(),
         };
@@ -146,6 +149,7 @@ struct Handler<A> {
     /// The warp application as a hyper service.
     app: A,
     files: Arc<StaticFiles>,
+    security: Arc<SecurityHeaders>,
     peer: SocketAddr,
     /// The connection's place in the registry: busy while a request is answered.
     activity: Arc<Activity>,
@@ -177,7 +181,7 @@ where
                 .await;
             let res = match fast {
                 Some(mut res) => {
-                    crate::add_security_headers(req.uri().path(), res.headers_mut());
+                    handler.security.add(req.uri().path(), res.headers_mut());
                     res
                 }
                 None => {

@@ -40,6 +40,8 @@ pub struct AppState {
     pub donation_limiter: Arc<DonationLimiter>,
     /// The generated site, served from memory.
     pub static_files: Arc<StaticFiles>,
+    /// The headers every answer carries.
+    pub security_headers: Arc<crate::security_headers::SecurityHeaders>,
     /// `/api/blogs` answers, kept until the blog changes.
     pub blog_answers: Arc<crate::routes::blogs::BlogAnswers>,
 }
@@ -72,6 +74,15 @@ impl AppState {
                 "removed temporary files an interrupted rebuild left"
             );
         }
+        let canonical = config
+            .site
+            .as_ref()
+            .and_then(|s| s.site_url.clone())
+            .unwrap_or_else(|| site.url.clone());
+        let security_headers = Arc::new(crate::security_headers::SecurityHeaders::new(
+            canonical.starts_with("https://"),
+            &site.remote_image_hosts,
+        ));
         let static_files = StaticFiles::open(config.dist_dir.clone(), config.static_cache_bytes);
         let rebuilder = match &config.site {
             Some(opts) => Rebuilder::start(
@@ -96,6 +107,7 @@ impl AppState {
             payments,
             donation_limiter,
             static_files,
+            security_headers,
             blog_answers: Arc::default(),
         })
     }

@@ -329,7 +329,7 @@ async fn a_preview_refuses_what_a_save_refuses() {
             "/api/admin/blogs/preview",
             json!({ "featuredImage": "javascript:alert(1)" }),
             400,
-            "featuredImage must be an uploaded image (/uploads/…) or an http(s) URL.",
+            "featuredImage must be an uploaded image (/uploads/…), or an https image from a host the site allows.",
         ),
         (
             "/api/admin/blogs/preview",

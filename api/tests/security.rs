@@ -80,6 +80,7 @@ mod connections {
             listener,
             app.app.clone(),
             app.state.static_files.clone(),
+            app.state.security_headers.clone(),
             Connections::new(100, 50, |_| false),
             std::future::pending(),
         ));
@@ -174,5 +175,91 @@ mod connections {
             "{:?}",
             answered.elapsed()
         );
+    }
+}
+
+#[tokio::test]
+async fn every_answer_carries_the_headers_and_previews_are_sandboxed() {
+    let app = TestApp::new();
+    let header = |res: &warp::http::Response<bytes::Bytes>, name: &str| {
+        res.headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_owned())
+    };
+    // The fixture site's canonical address is https: browsers are told to stay on https.
+    for path in ["/contact", "/api/blogs", "/nope", "/api/nope"] {
+        let res = app.get(path).await;
+        assert_eq!(
+            header(&res, "strict-transport-security").as_deref(),
+            Some("max-age=63072000; includeSubDomains"),
+            "{path}"
+        );
+        assert_eq!(
+            header(&res, "cross-origin-resource-policy").as_deref(),
+            Some("same-origin"),
+            "{path}"
+        );
+        let csp = header(&res, "content-security-policy").unwrap();
+        assert!(csp.contains("img-src 'self' data:;"), "{path}: {csp}");
+    }
+    // A preview of an unsaved post is a sandbox: an opaque origin with no scripts, so it
+    // cannot act as the site (or read the admin's token) whatever the post holds.
+    let app = TestApp::with_site(|_| {}).await;
+    let token = app.login().await;
+    let res = app
+        .admin(
+            "POST",
+            "/api/admin/blogs/preview",
+            &token,
+            Some(serde_json::json!({ "title": "Draft", "content": "<p>Under review</p>" })),
+        )
+        .await;
+    assert_eq!(res.status(), 200, "{:?}", res.body());
+    let url = TestApp::json(&res)["url"].as_str().unwrap().to_owned();
+    let page = app.get(&url).await;
+    assert_eq!(page.status(), 200);
+    assert!(String::from_utf8_lossy(page.body()).contains("Under review"));
+    let csp = header(&page, "content-security-policy").unwrap();
+    assert!(csp.ends_with("; sandbox"), "{csp}");
+}
+
+#[tokio::test]
+async fn a_post_shows_no_image_from_a_stranger_s_host() {
+    let app = TestApp::new();
+    let token = app.login().await;
+    let res = app
+        .admin(
+            "POST",
+            "/api/admin/blogs",
+            &token,
+            Some(serde_json::json!({
+                "title": "Pixels",
+                "content": "<p>Hi</p><img src=\"https://tracker.example.net/p.gif\" alt=\"A pixel\"><img src=\"/uploads/a.jpg\" alt=\"Ours\">",
+            })),
+        )
+        .await;
+    assert_eq!(res.status(), 201, "{:?}", res.body());
+    let id = TestApp::json(&res)["id"].clone();
+    let saved = TestApp::json(
+        &app.admin("GET", &format!("/api/admin/blogs/{id}"), &token, None)
+            .await,
+    );
+    assert_eq!(
+        saved["content"],
+        "<p>Hi</p><img alt=\"A pixel\"><img src=\"/uploads/a.jpg\" alt=\"Ours\">"
+    );
+    for image in [
+        "https://tracker.example.net/p.gif",
+        "http://example.org/a.jpg",
+    ] {
+        let res = app
+            .admin(
+                "POST",
+                "/api/admin/blogs",
+                &token,
+                Some(serde_json::json!({ "title": "Featured", "featuredImage": image })),
+            )
+            .await;
+        assert_eq!(res.status(), 400, "{image}");
     }
 }

@@ -277,10 +277,11 @@ fn image_html(uploads: &Media, url: &str, alt: &str, sizes: &str, class: Option<
     )
 }
 
-/// The post's content as published: cleaned with the one allowlist, then every image given
-/// its real size (and, for uploads, every width in WebP) and told to load lazily.
-pub fn content_html(uploads: &Media, html: &str) -> String {
-    let clean = crate::sanitize::clean(html);
+/// The post's content as published: cleaned with the one allowlist (images from `uploads`
+/// or the site's `image_hosts`), then every image given its real size (and, for uploads,
+/// every width in WebP) and told to load lazily.
+pub fn content_html(uploads: &Media, html: &str, image_hosts: &[String]) -> String {
+    let clean = crate::sanitize::clean(html, image_hosts);
     let mut out = String::with_capacity(clean.len() + 256);
     let mut rest = clean.as_str();
     while let Some(start) = rest.find("<img ") {
@@ -405,7 +406,7 @@ fn post_page(inputs: &PageInputs, post: &Post) -> Page {
     let c = inputs.content;
     let site = &c.site;
     let route = post_route(&post.slug);
-    let content = content_html(inputs.uploads, &post.content);
+    let content = content_html(inputs.uploads, &post.content, &site.remote_image_hosts);
     let description = post
         .excerpt
         .clone()
@@ -550,7 +551,10 @@ fn feed(site: &Site, blog: &Blog) -> String {
     );
     for post in blog.posts.iter().take(FEED_SIZE) {
         let url = config.absolute_url(&post_route(&post.slug));
-        let content = absolute_links(&content_html(inputs.uploads, &post.content), &config.url);
+        let content = absolute_links(
+            &content_html(inputs.uploads, &post.content, &config.remote_image_hosts),
+            &config.url,
+        );
         xml.push_str(&format!(
             "  <entry>\n    <title>{}</title>\n    <id>{}</id>\n    <link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n    <published>{}</published>\n    <updated>{}</updated>\n    <author><name>{}</name></author>\n",
             attr(&post.title),

@@ -37,6 +37,11 @@ pub struct SiteConfig {
     pub social: Vec<SocialLink>,
     /// Federal contribution rules.
     pub donations: DonationRules,
+    /// Hosts (e.g. `images.example.org`) whose https images a blog post may show. Empty by
+    /// default: a post shows only images uploaded to the site, since an image fetched from
+    /// elsewhere tells that host who is reading.
+    #[serde(default)]
+    pub remote_image_hosts: Vec<String>,
 }
 
 /// One social network profile.
@@ -87,6 +92,17 @@ impl SiteConfig {
                 "timeZone {:?} is not a time zone name like America/New_York",
                 self.time_zone
             ));
+        }
+        for host in &self.remote_image_hosts {
+            let plain = !host.is_empty()
+                && host
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+            if !plain || host.starts_with('.') || host.ends_with('.') {
+                return Err(format!(
+                    "remoteImageHosts: {host:?} must be a host name like images.example.org"
+                ));
+            }
         }
         if self.donations.annual_limits.is_empty() {
             return Err("donations.annualLimits needs at least one year".into());
@@ -144,6 +160,30 @@ mod tests {
             format!("{founded}\u{2013}{}", founded + 2)
         );
         assert_eq!(c.copyright_years(founded), founded.to_string());
+    }
+
+    #[test]
+    fn remote_image_hosts_are_plain_host_names() {
+        let mut c = config();
+        assert!(
+            c.remote_image_hosts.is_empty(),
+            "none unless the party adds some"
+        );
+        c.remote_image_hosts = vec!["images.example.org".into(), "cdn-2.example.net".into()];
+        assert!(c.validate().is_ok());
+        for bad in [
+            "https://images.example.org",
+            "*.example.org",
+            "",
+            ".example.org",
+            "a b",
+        ] {
+            c.remote_image_hosts = vec![bad.into()];
+            assert!(
+                c.validate().unwrap_err().contains("remoteImageHosts"),
+                "{bad:?}"
+            );
+        }
     }
 
     #[test]

@@ -13,7 +13,9 @@
 //!   `title`. Nothing else: no `class`, `style`, `id`, `data-*` or event handlers.
 //! - `href`: an absolute URL in one of the editor's link schemes (http, https, ftp, ftps,
 //!   mailto, tel, callto, sms, cid, xmpp), a site path (`/join`), or a fragment (`#top`).
-//! - `src`: an absolute `http(s)://` URL or one of our uploads (`/uploads/…`).
+//! - `src`: one of our uploads (`/uploads/…`), or an `https://` URL on a host the site
+//!   allows (`remoteImageHosts` in `content/site.yaml`, passed to [`clean`]; none by
+//!   default: a remote image tells its host who reads the post).
 //! - `target`: `_blank` only; every link gets `rel="noopener noreferrer"`.
 //! - Comments are removed. Text is kept and escaped.
 //!
@@ -71,9 +73,9 @@ pub const LINK_SCHEMES: &[&str] = &[
     "http", "https", "ftp", "ftps", "mailto", "tel", "callto", "sms", "cid", "xmpp",
 ];
 
-/// Schemes an absolute `src` may use: images come from the web or from our uploads
-/// ([`UPLOADS_PREFIX`]), never from `data:`, `mailto:` and the like.
-pub const IMAGE_SCHEMES: &[&str] = &["http", "https"];
+/// Schemes an absolute `src` may use: our uploads ([`UPLOADS_PREFIX`]) or https from an
+/// allowed host, never `http:`, `data:`, `mailto:` and the like.
+pub const IMAGE_SCHEMES: &[&str] = &["https"];
 
 /// Elements removed together with everything inside them. Unwrapping these would turn
 /// script source, style sheets, fallback documents or raw text into visible prose, or
@@ -109,6 +111,25 @@ pub const LINK_REL: &str = "noopener noreferrer";
 /// Where uploaded images are served from; the only relative `src` allowed.
 pub const UPLOADS_PREFIX: &str = "/uploads/";
 
+thread_local! {
+    /// The hosts remote images may come from during the [`clean`] running on this thread:
+    /// ammonia's attribute filter is a `'static` function, so the call's allowlist reaches
+    /// it this way rather than as a capture.
+    static IMAGE_HOSTS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether `src` is an https image on an allowed host.
+fn remote_image_allowed(src: &str) -> bool {
+    let Ok(url) = Url::parse(src) else {
+        return false;
+    };
+    url.scheme() == "https"
+        && url.port().is_none()
+        && url.host_str().is_some_and(|host| {
+            IMAGE_HOSTS.with_borrow(|hosts| hosts.iter().any(|h| h.eq_ignore_ascii_case(host)))
+        })
+}
+
 /// A made-up origin to resolve relative URLs against exactly as a browser would (tabs and
 /// newlines dropped, `\` read as `/`), to tell whether one stays on our site.
 static SENTINEL: LazyLock<Url> =
@@ -142,8 +163,16 @@ static POLICY: LazyLock<Builder<'static>> = LazyLock::new(|| {
     builder
 });
 
-/// Cleans `html` down to the spec's allowlist.
-pub fn clean(html: &str) -> String {
+/// Cleans `html` down to the spec's allowlist; `https://` images may come from
+/// `image_hosts` (the site's `remoteImageHosts`).
+pub fn clean(html: &str, image_hosts: &[String]) -> String {
+    let previous = IMAGE_HOSTS.replace(image_hosts.to_vec());
+    let cleaned = clean_twice(html);
+    IMAGE_HOSTS.set(previous);
+    cleaned
+}
+
+fn clean_twice(html: &str) -> String {
     // Twice, so that the result is a fixed point. One pass already removes everything
     // unsafe, but its output is not always what a second pass would make of it:
     // - ammonia drops attributes refused by the filter or the relative-URL rule with
@@ -183,18 +212,13 @@ fn one_pass(html: &str) -> String {
 /// it is relative (relative URLs are then checked by [`keep_site_path`]).
 fn filter_attribute<'v>(element: &str, attribute: &str, value: &'v str) -> Option<Cow<'v, str>> {
     match (element, attribute) {
-        // mailto:, tel: and the like make no sense as an image, and a data: URL would let
-        // a post carry content no one uploaded; so http(s) or our own uploads only.
+        // mailto:, tel: and the like make no sense as an image, a data: URL would let a
+        // post carry content no one uploaded, and an image from a stranger's host is a
+        // tracking pixel: so our own uploads, or https from an allowed host.
         ("img", "src") => {
-            let has_prefix = |prefix: &str| {
-                value
-                    .get(..prefix.len())
-                    .is_some_and(|start| start.eq_ignore_ascii_case(prefix))
-            };
-            let allowed = IMAGE_SCHEMES
-                .iter()
-                .any(|scheme| has_prefix(&format!("{scheme}://")))
-                || site_path(value).is_some_and(|url| url.path().starts_with(UPLOADS_PREFIX));
+            let allowed = site_path(value)
+                .is_some_and(|url| url.path().starts_with(UPLOADS_PREFIX))
+                || remote_image_allowed(value);
             allowed.then_some(Cow::Borrowed(value))
         }
         // ammonia has matched the value against LINK_TARGET without regard to case.
@@ -223,6 +247,15 @@ fn site_path(url: &str) -> Option<Url> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hosts the tests' posts may show images from.
+    const TEST_HOSTS: &[&str] = &["cdn.example.com", "example.com"];
+
+    /// [`super::clean`] for a site that allows [`TEST_HOSTS`].
+    fn clean(html: &str) -> String {
+        let hosts: Vec<String> = TEST_HOSTS.iter().map(|h| h.to_string()).collect();
+        super::clean(html, &hosts)
+    }
 
     const PAYLOADS: &str = include_str!("../tests/fixtures/xss-payloads.txt");
 
@@ -573,17 +606,23 @@ mod tests {
     }
 
     #[test]
-    fn src_takes_http_https_and_our_uploads_only() {
+    fn src_takes_our_uploads_and_https_from_allowed_hosts_only() {
         for url in [
-            "http://example.com/a.png",
             "https://example.com/a.png",
             "HTTPS://example.com/a.png",
+            "https://CDN.example.com/chart.png",
             "/uploads/a.jpg",
             "/uploads/2026/a%20b.jpg?v=2",
         ] {
             assert!(src_kept(url), "{url} should be kept");
         }
         for url in [
+            // Not https, or another host: a stranger would learn who reads the post.
+            "http://example.com/a.png",
+            "https://tracker.example.net/pixel.gif",
+            "https://example.com.evil.example/a.png",
+            "https://user@evil.example/a.png",
+            "https://example.com:8443/a.png",
             "data:image/png;base64,iVBORw0KGgo=",
             "javascript:alert(1)",
             "ftp://example.com/a.png",
@@ -612,6 +651,14 @@ mod tests {
         assert_eq!(
             clean("<img src=\"/images/a.png\" alt=\"Chart\">"),
             "<img alt=\"Chart\">"
+        );
+        // A site that allows no remote hosts (the default) keeps only its uploads.
+        assert_eq!(
+            super::clean(
+                "<img src=\"https://example.com/a.png\" alt=\"A\"><img src=\"/uploads/b.jpg\" alt=\"B\">",
+                &[]
+            ),
+            "<img alt=\"A\"><img src=\"/uploads/b.jpg\" alt=\"B\">"
         );
     }
 

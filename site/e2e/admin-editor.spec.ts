@@ -393,12 +393,15 @@ test('Preview shows the unsaved text as the public page will, in a new tab', asy
   await content(page).click();
   await page.keyboard.press(`${MOD}+End`);
   await page.keyboard.type(' Not saved yet.');
-  const popup = page.waitForEvent('popup');
+  const opened = page.context().waitForEvent('page');
   await button(page, 'Preview').click();
-  const tab = await popup;
+  const tab = await opened;
   await expect(tab).toHaveURL(/\/admin\/preview\/[0-9a-f]+$/);
   await expect(tab.getByRole('heading', { level: 1 })).toHaveText('Preview me, changed');
   await expect(tab.getByText('The text of Preview me. Not saved yet.')).toBeVisible();
+  // Opened without a handle on the editor: the new tab got no copy of the staff session.
+  await tab.goto('/admin/dashboard');
+  await expect(tab.getByRole('heading', { level: 1, name: 'Admin Access' })).toBeVisible();
   await tab.close();
   expect(stored(db, id)).toMatchObject({ title: 'Preview me', content: '<p>The text of Preview me.</p>' });
 });

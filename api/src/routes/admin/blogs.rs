@@ -159,8 +159,9 @@ impl Fields {
     fn merge(
         input: Input,
         existing: Option<&Post>,
-        default_author: &str,
+        site: &generator::config::SiteConfig,
     ) -> Result<Fields, ApiError> {
+        let default_author = site.default_author.as_str();
         // A key that was not sent keeps the stored value; a new post starts empty.
         let pick = |sent: Option<Option<String>>, stored: Option<&str>| match sent {
             Some(value) => value,
@@ -199,15 +200,18 @@ impl Fields {
             IMAGE_URL_MAX,
         )?;
         if let Some(url) = &featured_image {
-            let ours = url.starts_with("/uploads/") && !url.contains("..");
-            let web = url.starts_with("https://") || url.starts_with("http://");
-            if !(ours || web)
+            // The one rule for any image a post shows: the sanitiser's.
+            let kept = sanitize::clean(
+                &format!("<img src=\"{}\">", url.replace('"', "&quot;")),
+                &site.remote_image_hosts,
+            ) == format!("<img src=\"{url}\">");
+            if !kept
                 || url
                     .chars()
-                    .any(|c| c.is_whitespace() || c == '"' || c == '<')
+                    .any(|c| c.is_whitespace() || c == '"' || c == '<' || c == '&')
             {
                 return Err(ApiError::BadRequest(
-                    "featuredImage must be an uploaded image (/uploads/…) or an http(s) URL."
+                    "featuredImage must be an uploaded image (/uploads/…), or an https image from a host the site allows."
                         .into(),
                 ));
             }
@@ -236,7 +240,7 @@ impl Fields {
         Ok(Fields {
             title,
             slug: slug_asked.map(|s| slug::slugify(&s)),
-            content: sanitize::clean(&content),
+            content: sanitize::clean(&content, &site.remote_image_hosts),
             excerpt,
             keywords,
             featured_image,
@@ -490,7 +494,7 @@ async fn slug_for(state: AppState, query: String) -> Result<Response, Rejection>
         slug: query.slug.map(Some),
         ..Input::default()
     };
-    let fields = Fields::merge(input, existing.as_ref(), &state.site.default_author)?;
+    let fields = Fields::merge(input, existing.as_ref(), &state.site)?;
     let slug = slug_of(&state, &fields, existing.as_ref()).await?;
     Ok(json(StatusCode::OK, &serde_json::json!({ "slug": slug })))
 }
@@ -501,7 +505,7 @@ async fn slug_for(state: AppState, query: String) -> Result<Response, Rejection>
 /// with the same template and cleaning. Nothing is saved.
 async fn preview(state: AppState, id: Option<String>, input: Input) -> Result<Response, Rejection> {
     let existing = stored(&state, id).await?;
-    let fields = Fields::merge(input, existing.as_ref(), &state.site.default_author)?;
+    let fields = Fields::merge(input, existing.as_ref(), &state.site)?;
     let site = state.rebuilder.site().cloned().ok_or_else(|| {
         ApiError::Internal(anyhow::anyhow!(
             "a preview was asked for, but this server renders no pages (no site configured)"
@@ -642,7 +646,7 @@ async fn answer_after_rebuild<T: Serialize>(
 
 /// POST /api/admin/blogs
 async fn create(state: AppState, admin: Admin, input: Input) -> Result<Response, Rejection> {
-    let fields = Fields::merge(input, None, &state.site.default_author)?;
+    let fields = Fields::merge(input, None, &state.site)?;
     let post = save_in_db(&state, None, fields, admin.ip).await?;
     Ok(answer_after_rebuild(&state, post.id, StatusCode::CREATED, &post).await)
 }
@@ -660,7 +664,7 @@ async fn update(
         .read(move |c| find(c, id))
         .await?
         .ok_or_else(|| not_found(id))?;
-    let fields = Fields::merge(input, Some(&existing), &state.site.default_author)?;
+    let fields = Fields::merge(input, Some(&existing), &state.site)?;
     let post = save_in_db(&state, Some(id), fields, admin.ip).await?;
     Ok(answer_after_rebuild(&state, post.id, StatusCode::OK, &post).await)
 }
