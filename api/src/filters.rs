@@ -56,8 +56,9 @@ where
     Ok(out.freeze())
 }
 
-/// A JSON body of at most `limit` bytes (declared or chunked) read into `T`: `415` for
-/// another content type, `413` over the limit, `400` naming what is wrong with the JSON.
+/// A JSON object of at most `limit` bytes (declared or chunked) read into `T`: `415` for
+/// another content type, `413` over the limit, `400` for anything but an object or naming
+/// what is wrong with the JSON (types with `deny_unknown_fields` refuse keys they do not take).
 pub fn json_body<T: DeserializeOwned + Send>(
     limit: u64,
 ) -> impl Filter<Extract = (T,), Error = Rejection> + Clone {
@@ -74,7 +75,15 @@ pub fn json_body<T: DeserializeOwned + Send>(
                         "Send the request body as JSON (Content-Type: application/json).".into(),
                     )));
                 }
-                serde_json::from_slice::<T>(&body?).map_err(|e| {
+                let body = body?;
+                // Every body this API takes is an object; serde would read a struct from an
+                // array too (`[]` would be an empty post).
+                if body.trim_ascii_start().first() != Some(&b'{') {
+                    return Err(Rejection::from(ApiError::BadRequest(
+                        "The request body must be a JSON object.".into(),
+                    )));
+                }
+                serde_json::from_slice::<T>(&body).map_err(|e| {
                     Rejection::from(ApiError::BadRequest(format!(
                         "The request body is not valid: {}.",
                         json_problem(&e)

@@ -66,7 +66,21 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
         .unify()
         .or(admin_shell::routes(files.clone()))
         .unify();
-    let api = warp::path("api").and(routes::api(state).recover(error::recover).unify());
+    let api = warp::path::full()
+        .and(warp::path("api"))
+        .and(routes::api(state).recover(error::recover).unify())
+        .map(|path: warp::path::FullPath, mut res: Response| {
+            // A 405 says which methods the address takes.
+            if res.status() == warp::http::StatusCode::METHOD_NOT_ALLOWED
+                && let Some(allow) = routes::openapi::allowed_methods(path.as_str())
+            {
+                res.headers_mut().insert(
+                    warp::http::header::ALLOW,
+                    warp::http::HeaderValue::from_static(allow),
+                );
+            }
+            res
+        });
     let routes = api
         .or(pages)
         .unify()

@@ -133,3 +133,52 @@ async fn every_documented_operation_is_answered_and_no_other_method_is() {
     }
     assert_eq!(operations, PUBLIC_ROUTES.len() + ADMIN_ROUTES.len());
 }
+
+/// The document's form schemas are the server's rules, not a description of them: every
+/// field the server takes with its length and required-ness, and nothing else.
+#[tokio::test]
+async fn the_form_schemas_are_the_servers_rules() {
+    let doc = document();
+    for (schema, form) in [
+        ("NewsletterSignup", generator::forms::NEWSLETTER),
+        ("ContactMessage", generator::forms::CONTACT),
+        ("VolunteerSignup", generator::forms::VOLUNTEER),
+    ] {
+        let s = &doc["components"]["schemas"][schema];
+        assert_eq!(s["additionalProperties"], false, "{schema}");
+        let mut required: Vec<&str> = s["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        required.sort();
+        let mut expected: Vec<&str> = form
+            .fields
+            .iter()
+            .filter(|f| f.required)
+            .map(|f| f.name)
+            .collect();
+        expected.sort();
+        assert_eq!(required, expected, "{schema}");
+        let properties = s["properties"].as_object().unwrap();
+        assert_eq!(
+            properties.len(),
+            form.fields.len() + 1,
+            "{schema}: the fields and the honeypot"
+        );
+        assert!(properties.contains_key(generator::forms::HONEYPOT));
+        for field in form.fields {
+            let p = &properties[field.name];
+            if let Some(max) = p.get("maxLength") {
+                assert_eq!(max, field.max_length, "{schema}.{}", field.name);
+            } else {
+                assert!(
+                    p.get("pattern").is_some(),
+                    "{schema}.{} has neither maxLength nor pattern",
+                    field.name
+                );
+            }
+        }
+    }
+}

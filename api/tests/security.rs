@@ -263,3 +263,126 @@ async fn a_post_shows_no_image_from_a_stranger_s_host() {
         assert_eq!(res.status(), 400, "{image}");
     }
 }
+
+#[tokio::test]
+async fn bodies_must_be_the_objects_the_contract_names() {
+    let app = TestApp::new();
+    let token = app.login().await;
+    for (path, body, expected) in [
+        (
+            "/api/admin/blogs",
+            "[]",
+            "The request body must be a JSON object.",
+        ),
+        (
+            "/api/admin/blogs",
+            " [1, 2]",
+            "The request body must be a JSON object.",
+        ),
+        (
+            "/api/admin/blogs",
+            "\"draft\"",
+            "The request body must be a JSON object.",
+        ),
+        (
+            "/api/admin/blogs",
+            r#"{"title":"x","isAdmin":true}"#,
+            "unknown field `isAdmin`",
+        ),
+    ] {
+        let res = warp::test::request()
+            .method("POST")
+            .path(path)
+            .header("authorization", format!("Bearer {token}"))
+            .header("content-type", "application/json")
+            .body(body)
+            .reply(&app.app)
+            .await;
+        assert_eq!(res.status(), 400, "{body}");
+        assert!(
+            common::message(&res).contains(expected),
+            "{body}: {}",
+            common::message(&res)
+        );
+    }
+    assert_eq!(
+        app.count("blog_posts").await,
+        0,
+        "no draft from a non-object"
+    );
+    for body in ["[]", r#"{"password":"x","user":"admin"}"#] {
+        let res = app.post_json("/api/admin/login", body).await;
+        assert_eq!(res.status(), 400, "{body}");
+    }
+    for (path, body, expected) in [
+        (
+            "/api/newsletter-signup",
+            r#"{"email":"a@example.org","zipCode":"12345","role":"admin"}"#,
+            "This form has no field \"role\".",
+        ),
+        (
+            "/api/contact",
+            "[]",
+            "The request body must be a JSON object.",
+        ),
+        (
+            "/api/create-payment-intent",
+            r#"{"amount":25,"donorInfo":{},"coupon":"FREE"}"#,
+            "A donation has no field \"coupon\".",
+        ),
+        (
+            "/api/create-payment-intent",
+            r#"{"amount":25,"donorInfo":{"donorEmail":"a@example.org","isEmployee":true}}"#,
+            "donorInfo has no field \"isEmployee\".",
+        ),
+    ] {
+        let res = app.post_json(path, body).await;
+        assert_eq!(res.status(), 400, "{path}");
+        assert_eq!(common::message(&res), expected, "{path}");
+    }
+    assert_eq!(app.count("newsletter_signups").await, 0);
+    // The honeypot is not an unknown field: a bot that fills it is answered like anyone.
+    let res = app
+        .post_json(
+            "/api/newsletter-signup",
+            r#"{"email":"b@example.org","zipCode":"12345","website":"spam.example"}"#,
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+}
+
+#[tokio::test]
+async fn a_405_says_what_the_address_takes_and_the_webhook_is_absent_without_payments() {
+    let app = TestApp::new();
+    let token = app.login().await;
+    for (method, path, allow) in [
+        ("DELETE", "/api/blogs", "GET, HEAD"),
+        ("POST", "/api/blogs/a-post", "GET, HEAD"),
+        ("PUT", "/api/admin/blogs/1", "GET, PATCH, DELETE, HEAD"),
+        ("GET", "/api/contact", "POST"),
+        ("PATCH", "/api/admin/contacts", "GET, HEAD"),
+    ] {
+        let res = warp::test::request()
+            .method(method)
+            .path(path)
+            .header("authorization", format!("Bearer {token}"))
+            .reply(&app.app)
+            .await;
+        assert_eq!(res.status(), 405, "{method} {path}");
+        let got = res.headers()["allow"].to_str().unwrap();
+        let mut got: Vec<&str> = got.split(", ").collect();
+        let mut want: Vec<&str> = allow.split(", ").collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{method} {path}");
+    }
+    // Payments are off in this app: no webhook to speak of.
+    let res = warp::test::request()
+        .method("POST")
+        .path("/api/stripe/webhook")
+        .header("content-type", "application/json")
+        .body("{}")
+        .reply(&app.app)
+        .await;
+    assert_eq!(res.status(), 404);
+}

@@ -332,11 +332,34 @@ pub fn parse_amount(value: &Value) -> Result<i64, Invalid> {
 /// the donor's earlier gifts (the annual limit, and occupation/employer/purpose once the
 /// year's total passes the threshold) is checked by the caller against the database.
 pub fn parse(body: &Value) -> Result<Donation, Invalid> {
+    let Some(top) = body.as_object() else {
+        return Err(invalid(None, "The request body must be a JSON object."));
+    };
+    if let Some(unknown) = top
+        .keys()
+        .find(|k| !["amount", "donorInfo"].contains(&k.as_str()))
+    {
+        return Err(invalid(
+            None,
+            format!("A donation has no field {unknown:?}."),
+        ));
+    }
     let amount_cents = parse_amount(body.get("amount").unwrap_or(&Value::Null))?;
     let info = body
         .get("donorInfo")
         .and_then(Value::as_object)
         .ok_or_else(|| invalid(None, TEXTS.missing_info.description))?;
+    // The fields, the whole name of the spec's payload, and the two confirmations.
+    const OTHER_KEYS: [&str; 3] = ["donorName", "citizenshipConfirmed", "attestationsConfirmed"];
+    if let Some(unknown) = info
+        .keys()
+        .find(|k| !FIELDS.iter().any(|f| f.name == *k) && !OTHER_KEYS.contains(&k.as_str()))
+    {
+        return Err(invalid(
+            None,
+            format!("donorInfo has no field {unknown:?}."),
+        ));
+    }
     let raw = |field: &Field| -> Result<Option<&str>, Invalid> {
         match info.get(field.name) {
             None | Some(Value::Null) => Ok(None),

@@ -247,14 +247,23 @@ impl std::fmt::Display for Invalid {
 }
 
 impl Form {
-    /// Checks a JSON request body against the rules. Unknown keys are ignored; a field that
-    /// is not a string (or null) is refused by name. The first problem found is returned
-    /// as a sentence for the visitor.
+    /// Checks a JSON request body against the rules. A key the form does not have (but
+    /// the honeypot) is refused, and so is a field that is not a string (or null). The first
+    /// problem found is returned as a sentence for the visitor.
     pub fn parse(&self, body: &serde_json::Value) -> Result<Values, Invalid> {
         let object = body.as_object().ok_or_else(|| Invalid {
             field: None,
             message: "The request body must be a JSON object.".into(),
         })?;
+        if let Some(unknown) = object
+            .keys()
+            .find(|k| *k != HONEYPOT && !self.fields.iter().any(|f| f.name == *k))
+        {
+            return Err(Invalid {
+                field: None,
+                message: format!("This form has no field {unknown:?}."),
+            });
+        }
         let mut values = Vec::with_capacity(self.fields.len());
         for field in self.fields {
             let invalid = |message: String| Invalid {
@@ -468,10 +477,14 @@ mod tests {
     fn parse_checks_every_field_and_names_wrong_types() {
         use serde_json::json;
         let ok = NEWSLETTER
-            .parse(&json!({"email": " a@b.org ", "phone": "", "zipCode": "12345", "extra": 1}))
+            .parse(&json!({"email": " a@b.org ", "phone": "", "zipCode": "12345", "website": ""}))
             .unwrap();
         assert_eq!(ok.get("email"), Some("a@b.org"));
         assert_eq!(ok.get("phone"), None);
+        let extra = NEWSLETTER
+            .parse(&json!({"email": "a@b.org", "zipCode": "12345", "extra": 1}))
+            .unwrap_err();
+        assert_eq!(extra.message, "This form has no field \"extra\".");
         let missing = NEWSLETTER.parse(&json!({"email": "a@b.org"})).unwrap_err();
         assert_eq!(missing.message, "ZIP code is required.");
         assert_eq!(

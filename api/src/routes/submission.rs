@@ -206,9 +206,13 @@ where
                 .find(|(k, _)| k == BACK_FIELD)
                 .map(|(_, v)| v.clone())
                 .filter(|v| form_pages::is_local_path(v));
-            // Like the islands' JSON: one string per field, the last one if sent twice.
-            let object: serde_json::Map<String, serde_json::Value> =
-                pairs.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+            // Like the islands' JSON: one string per field, the last one if sent twice. The
+            // problem page's way back is the page's own, not a field of the form.
+            let object: serde_json::Map<String, serde_json::Value> = pairs
+                .iter()
+                .filter(|(k, _)| k != BACK_FIELD)
+                .map(|(k, v)| (k.clone(), json!(v)))
+                .collect();
             (serde_json::Value::Object(object), pairs, back)
         }
     };

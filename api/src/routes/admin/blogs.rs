@@ -105,7 +105,7 @@ fn sent<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Er
 
 /// The body of `POST /api/admin/blogs` and `PATCH /api/admin/blogs/{id}` (spec §7).
 #[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Input {
     #[serde(default, deserialize_with = "sent")]
     title: Option<Option<String>>,

@@ -20,6 +20,7 @@ use crate::state::AppState;
 const LOGIN_BODY_LIMIT: u64 = 4 * 1024;
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Login {
     #[serde(default)]
     password: Option<String>,
