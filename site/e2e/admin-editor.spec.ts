@@ -280,6 +280,90 @@ test('written and published with the keyboard alone, with every toolbar button',
   );
 });
 
+/** The text the browser shows highlighted. */
+const highlighted = (page: Page) => page.evaluate(() => getSelection()?.toString());
+
+test('formatting acts on exactly the highlighted text, pressed right after the last Shift+Arrow', async ({ page, db }) => {
+  await signIn(page);
+  await openEditor(page, 'new');
+  // The other fields first: the slug's address preview and the counters re-render the page
+  // while the text is being selected, as they do for a person.
+  await field(page, 'Title').pressSequentially('What you see');
+  await field(page, 'Slug').pressSequentially('what-you-see');
+  await field(page, 'Excerpt').pressSequentially('Is what you format.');
+  await content(page).click();
+  await expect(content(page)).toBeFocused();
+
+  /** Types "Plain words then {words}." as a paragraph and highlights `words`: a plain arrow
+   *  back over the full stop, then one Shift+Left per character, nothing waited for. */
+  const highlight = async (words: string) => {
+    await page.keyboard.type(`Plain words then ${words}.`);
+    await page.keyboard.press('ArrowLeft');
+    for (let i = 0; i < words.length; i++) await page.keyboard.press('Shift+ArrowLeft');
+  };
+  const nextParagraph = async () => {
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+  };
+  const box = content(page);
+
+  await highlight('Bold words');
+  await button(page, 'Bold').click();
+  await expect(box.locator('strong')).toHaveText(['Bold words']);
+  expect(await highlighted(page)).toBe('Bold words');
+  await nextParagraph();
+
+  await highlight('strong words');
+  await page.keyboard.press(`${MOD}+b`);
+  await expect(box.locator('strong')).toHaveText(['Bold words', 'strong words']);
+  expect(await highlighted(page)).toBe('strong words');
+  await nextParagraph();
+
+  await highlight('slanted words');
+  await button(page, 'Italic').click();
+  await expect(box.locator('em')).toHaveText(['slanted words']);
+  expect(await highlighted(page)).toBe('slanted words');
+  await nextParagraph();
+
+  await highlight('leaning words');
+  await page.keyboard.press(`${MOD}+i`);
+  await expect(box.locator('em')).toHaveText(['slanted words', 'leaning words']);
+  expect(await highlighted(page)).toBe('leaning words');
+  await nextParagraph();
+
+  await highlight('linked words');
+  await button(page, 'Insert link').click();
+  const linkDialog = page.getByRole('dialog', { name: 'Insert link' });
+  await linkDialog.getByLabel('URL').fill('https://example.org/');
+  await linkDialog.getByLabel('URL').press('Enter');
+  await expect(linkDialog).toBeHidden();
+  await expect(box.getByRole('link')).toHaveText(['linked words']);
+  await expect(box).toBeFocused(); // the cursor is back in the text
+  await nextParagraph();
+
+  // A heading for every block the highlight reaches into: from the end of the second line
+  // back over it and into the first.
+  await page.keyboard.type('Heading one');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('and two.');
+  for (let i = 0; i < 'and two.'.length + 1; i++) await page.keyboard.press('Shift+ArrowLeft');
+  await button(page, 'Heading 2').click();
+  await expect(box.getByRole('heading', { level: 2 })).toHaveText(['Heading one', 'and two.']);
+
+  // What Save Draft sends is what the editor showed.
+  await button(page, 'Save Draft').click();
+  await expect(page).toHaveURL(/\/admin\/dashboard\?tab=blogs$/);
+  const [post] = db.query<{ content: string }>("SELECT content FROM blog_posts WHERE slug = 'what-you-see'");
+  expect(post.content).toBe(
+    '<p>Plain words then <strong>Bold words</strong>.</p>' +
+      '<p>Plain words then <strong>strong words</strong>.</p>' +
+      '<p>Plain words then <em>slanted words</em>.</p>' +
+      '<p>Plain words then <em>leaning words</em>.</p>' +
+      `<p>Plain words then <a href="https://example.org/" ${REL}>linked words</a>.</p>` +
+      '<h2>Heading one</h2><h2>and two.</h2>',
+  );
+});
+
 test('images: the featured image and images in the text, good, too big and of the wrong type', async ({ page, db, allowConsole }) => {
   allowConsole(failedLoad(400));
   const id = addPost(db, 'Pictures');

@@ -15,6 +15,7 @@ import { serialize } from './html/serialize';
 import { Element, ElementActions } from './render/Element';
 import { Leaf } from './render/Leaf';
 import { IMAGE_MAX_BYTES, IMAGE_TYPES, LIMITS } from './schema';
+import { syncBeforeKey, useSelectionGuard } from './selection';
 import { LinkDialog } from './toolbar/LinkDialog';
 import { PromptDialog } from './toolbar/PromptDialog';
 import { Toolbar } from './toolbar/Toolbar';
@@ -133,6 +134,9 @@ export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onCha
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
+    // Whatever the key does (our shortcuts, slate-react's handling that follows, or the
+    // browser's), it starts from the selection on screen, in step with Slate's.
+    syncBeforeKey(editor);
     // Undo and redo (Ctrl/Cmd+Z, Shift+Z) are slate-react's own, through slate-history.
     if (Hotkeys.isBold(event.nativeEvent)) {
       event.preventDefault();
@@ -174,6 +178,7 @@ export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onCha
             {uploading ? 'Uploading image…' : ''}
           </p>
           <ElementActions.Provider value={actions}>
+            <SelectionGuard />
             <Editable
               id={id}
               aria-labelledby={labelledBy}
@@ -229,4 +234,11 @@ export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onCha
       )}
     </Tooltip.Provider>
   );
+}
+
+/** Keeps a render from writing a selection slate-react has not caught up on over the one on
+ *  screen (see selection.ts). Rendered just before <Editable>, so its effect runs first. */
+function SelectionGuard() {
+  useSelectionGuard();
+  return null;
 }

@@ -4,26 +4,16 @@
 // the selection it acts on stays put.
 import * as Tooltip from '@radix-ui/react-tooltip';
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { Range, Transforms, type Editor } from 'slate';
-import { ReactEditor, useSlate } from 'slate-react';
+import { useSlate } from 'slate-react';
 
 import { toggleBlock, toggleMark, type BlockFormat } from '../commands';
+import { adoptBrowserSelection } from '../selection';
 import { icons } from './icons';
 import { toolbarState } from './toolbarState';
 
 const IS_APPLE = typeof navigator !== 'undefined' && /Mac|iPhone|iPad|iPod/.test(navigator.platform);
 const MOD = IS_APPLE ? '⌘' : 'Ctrl+';
 const MOD_KEY = IS_APPLE ? 'Meta' : 'Control';
-
-/** Brings the editor's selection up to date with the browser's. slate-react reads the
- *  browser's selection changes after a short throttle, so a button pressed right after a
- *  key that moved the cursor would otherwise act where the cursor was. */
-function syncSelection(editor: Editor) {
-  const dom = window.getSelection();
-  if (!dom || dom.rangeCount === 0 || !dom.anchorNode || !ReactEditor.hasDOMNode(editor, dom.anchorNode, { editable: true })) return;
-  const range = ReactEditor.toSlateRange(editor, dom, { exactMatch: false, suppressThrow: true });
-  if (range && !(editor.selection && Range.equals(range, editor.selection))) Transforms.select(editor, range);
-}
 
 type Button = {
   key: string;
@@ -108,7 +98,8 @@ export function Toolbar({ editorId, onInsertImage, onInsertLink }: ToolbarProps)
               onFocus={() => setCurrent(index)}
               onClick={() => {
                 if (button.disabled) return;
-                syncSelection(editor);
+                // Act on the range on screen, which slate-react may not have read yet.
+                adoptBrowserSelection(editor);
                 button.run();
               }}
             >
