@@ -364,6 +364,40 @@ test('formatting acts on exactly the highlighted text, pressed right after the l
   );
 });
 
+test('the writing area is at least 300 px tall, grows with the text, and takes the cursor wherever it is clicked', async ({ page }) => {
+  await signIn(page);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.evaluate(() => localStorage.clear()); // no kept draft from the first round
+    await openEditor(page, 'new');
+    const box = content(page);
+    const empty = await box.boundingBox();
+    expect(empty!.height).toBeGreaterThanOrEqual(300);
+
+    // Near the bottom of the empty area: the cursor goes into the text.
+    await box.click({ position: { x: 40, y: empty!.height - 12 } });
+    await expect(box).toBeFocused();
+    await page.keyboard.type('First line');
+    await expect(box).toHaveText('First line');
+    // Below the last line, at the right: the cursor goes to the end of that line.
+    await page.getByLabel(/^Title/).click();
+    await box.click({ position: { x: empty!.width - 24, y: empty!.height - 12 } });
+    await expect(box).toBeFocused();
+    await page.keyboard.type(', continued');
+    await expect(box).toHaveText('First line, continued');
+
+    // Longer text makes it taller, all of it shown (no scrolling inside).
+    for (let i = 0; i < 14; i++) {
+      await page.keyboard.press('Enter');
+      await page.keyboard.type(`Line ${i + 2}`);
+    }
+    const full = await box.boundingBox();
+    expect(full!.height).toBeGreaterThan(empty!.height);
+    expect(await box.evaluate((e) => e.scrollHeight <= e.clientHeight)).toBe(true);
+    await expect(box.getByText('Line 15')).toBeInViewport();
+  }
+});
+
 test('images: the featured image and images in the text, good, too big and of the wrong type', async ({ page, db, allowConsole }) => {
   allowConsole(failedLoad(400));
   const id = addPost(db, 'Pictures');

@@ -23,6 +23,8 @@ import { Toolbar } from './toolbar/Toolbar';
 /** Spec §9: tooltips open after 700 ms, and at once for 300 ms after one closed. */
 const TOOLTIP_DELAY_MS = 700;
 const TOOLTIP_SKIP_DELAY_MS = 300;
+/** Spec §2: the writing area is at least 300 px tall. */
+const MIN_HEIGHT_PX = 300;
 
 export const UPLOAD_FAILED = 'Failed to upload image';
 export const IMAGE_TOO_LARGE = 'Image must be less than 5MB';
@@ -183,7 +185,11 @@ export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onCha
               id={id}
               aria-labelledby={labelledBy}
               aria-describedby={describedBy}
-              className="min-h-[300px] px-4 py-2 text-lg leading-relaxed text-slate-800 focus:outline-none"
+              className="px-4 py-2 text-lg leading-relaxed text-slate-800 focus:outline-none"
+              // The writing area is at least 300 px tall and grows with the text; all of it is
+              // the editable element, so a click anywhere in it puts the cursor there. Inline,
+              // as slate-react otherwise sets the empty editor's height to its placeholder's.
+              style={{ minHeight: MIN_HEIGHT_PX }}
               renderElement={Element}
               renderLeaf={Leaf}
               onKeyDown={onKeyDown}
