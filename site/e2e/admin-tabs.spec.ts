@@ -132,6 +132,59 @@ test('full lists: every card as the spec lists it, with counts and relative date
   await expect(rows.nth(2).getByRole('link', { name: 'Edit Why we run' })).toBeVisible();
 });
 
+test('on a phone each blog post is a card (title, status, date, Edit / Publish / Delete); from 768 px a table', async ({ page, db }) => {
+  seedEverything(db);
+  await page.setViewportSize({ width: 390, height: 800 });
+  await signIn(page);
+  await tab(page, 'Blogs').click();
+  await expect(panel(page).getByRole('table')).toHaveCount(0);
+  const cards = panel(page).getByRole('listitem');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.getByRole('heading', { level: 3 })).toHaveText(['Draft on ballot access', 'Why we run']);
+  const card = (title: string) => cards.filter({ has: page.getByRole('heading', { level: 3, name: title }) });
+  const [draft, published] = [card('Draft on ballot access'), card('Why we run')];
+  await expect(draft.getByRole('heading', { level: 3 })).toHaveText('Draft on ballot access');
+  await expect(draft).toContainText('draft');
+  await expect(draft).toContainText('Not published');
+  await expect(published.getByRole('heading', { level: 3 })).toHaveText('Why we run');
+  await expect(published).toContainText('published');
+  await expect(published).toContainText('January 5, 2025');
+  await expect(published.getByRole('button', { name: /^Publish/ })).toHaveCount(0);
+  // Every control whole on screen: nothing to scroll sideways for.
+  const controls = [
+    draft.getByRole('link', { name: 'Edit Draft on ballot access' }),
+    draft.getByRole('button', { name: 'Publish Draft on ballot access' }),
+    draft.getByRole('button', { name: 'Delete Draft on ballot access' }),
+    published.getByRole('link', { name: 'Edit Why we run' }),
+    published.getByRole('button', { name: 'Delete Why we run' }),
+  ];
+  for (const control of controls) {
+    const box = (await control.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  const overflowing = await panel(page).evaluate((p) =>
+    [p, ...p.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length,
+  );
+  expect(overflowing).toBe(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // The card's buttons work as the table's do.
+  await draft.getByRole('button', { name: 'Publish Draft on ballot access' }).click();
+  await page.getByRole('alertdialog', { name: 'Publish blog post?' }).getByRole('button', { name: 'Publish' }).click();
+  await expect(draft).toContainText('published');
+  await expect(draft.getByRole('button', { name: /^Publish/ })).toHaveCount(0);
+  await draft.getByRole('link', { name: 'Edit Draft on ballot access' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Edit Blog Post');
+  await page.goBack();
+
+  // Wide: the table, and no cards.
+  await page.setViewportSize({ width: 1440, height: 800 });
+  await expect(panel(page).getByRole('table')).toBeVisible();
+  await expect(panel(page).getByRole('listitem')).toHaveCount(0);
+  await expect(panel(page).getByRole('row')).toHaveCount(3);
+});
+
 test('no violations on every tab at 1440 and 390 px', async ({ page, db }) => {
   seedEverything(db);
   await signIn(page);
