@@ -561,7 +561,10 @@ test('leaving unsaved changes asks first; after a reload they are offered back, 
   await expect(field(page, 'Title')).toHaveValue('Half done');
   const offer = page.getByRole('region', { name: 'Unsaved changes found' });
   await expect(offer).toBeVisible();
-  await expectAccessible(page);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectAccessible(page);
+  }
   await offer.getByRole('button', { name: 'Restore changes' }).click();
   await expect(field(page, 'Title')).toHaveValue('Half done, and more');
   await expect(content(page)).toHaveText('The text of Half done. A second thought.');
@@ -632,12 +635,25 @@ test('failures keep the form and say why; unknown posts say so; a scheduled post
 
 test('the editor and its dialogs have no accessibility violations at 1440 and 390 px', async ({ page, db, allowConsole }) => {
   allowConsole(failedLoad(404)); // the sample images are not uploaded
+  await signIn(page);
+  // A new post, empty (its placeholder showing), and a post that is not there.
+  await openEditor(page, 'new');
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectAccessible(page);
+  }
+  await page.goto('/admin/blog/99999');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blog Post Not Found');
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectAccessible(page);
+  }
+
   const id = addPost(db, 'Accessible', {
     content: '<h2>Title</h2><p>Some <strong>text</strong> and <a href="https://example.org/">a link</a>.</p><ul><li>One</li></ul><img src="/uploads/none.png" alt="Chart">',
     featured_image: '/uploads/none.png',
     featured_image_alt: 'A chart',
   });
-  await signIn(page);
   await openEditor(page, id);
   await expect(button(page, 'Remove Image')).toBeVisible();
   for (const width of [1440, 390]) {

@@ -22,7 +22,10 @@ test('60 minutes after sign-in an alert says the session expired, and the admin 
   await expect(alert).toContainText('Your admin session has expired. Please sign in again.');
   await expect(alert.getByRole('button', { name: 'OK' })).toBeFocused();
   expect(await token(page)).toBeNull();
-  await expectAccessible(page);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectAccessible(page);
+  }
   await page.keyboard.press('Enter');
   await expect(alert).toBeHidden();
   await expect(page.getByRole('heading', { level: 1, name: 'Admin Access' })).toBeVisible();

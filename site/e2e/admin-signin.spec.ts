@@ -68,6 +68,10 @@ test('a wrong password says "Invalid password" in an alert; Enter submits', asyn
   expect(dialogs).toBe(0);
   expect(await page.evaluate(() => sessionStorage.getItem('adminToken'))).toBeNull();
   await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectAccessible(page);
+  }
 });
 
 test('the right password: "Authenticating...", then the dashboard at /admin/dashboard', async ({ page }) => {

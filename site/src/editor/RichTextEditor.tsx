@@ -195,7 +195,9 @@ export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onCha
               onKeyDown={onKeyDown}
               placeholder="Write your post…"
               renderPlaceholder={({ attributes, children }) => (
-                <span {...attributes} className="pointer-events-none absolute text-slate-600 italic">
+                // slate-react fades its placeholder to a third, too faint to read; the colour
+                // alone sets it apart from the text.
+                <span {...attributes} style={{ ...attributes.style, opacity: 1 }} className="pointer-events-none absolute text-slate-600 italic">
                   {children}
                 </span>
               )}
