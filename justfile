@@ -46,11 +46,12 @@ bench: build
 backup file=("backups/site-" + `date -u +%Y%m%d-%H%M%S` + ".db"):
     cargo run --quiet --release -p api -- backup {{file}}
 
-# Lighthouse on every public page (mobile): prints the scores and fails on a broken budget.
+# Lighthouse on every public page (mobile), then the admin app's script weight: prints the figures and fails on a broken budget.
 audit: build
     @if [ ! -d bench/node_modules ] || [ bench/package-lock.json -nt bench/node_modules/.package-lock.json ]; then npm --prefix bench install --no-save --no-audit --no-fund; fi
     cargo build --quiet -p api
     node bench/audit.mjs
+    node bench/admin-weight.mjs
 
 # Format all code.
 fmt:
