@@ -52,7 +52,9 @@ CREATE TABLE donations (
     status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'completed', 'failed', 'canceled', 'expired')),
     payment_intent_id TEXT UNIQUE,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    -- When a gift never paid lost its donor's details (erasure on request, or 30 days on).
+    redacted_at TEXT
 );
 
 -- A donor's gifts in a year, for the annual limit and the itemisation threshold. E-mails

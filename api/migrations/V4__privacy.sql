@@ -6,3 +6,7 @@ CREATE TABLE failed_logins (
     attempts INTEGER NOT NULL CHECK (attempts > 0),
     PRIMARY KEY (ip, minute)
 ) WITHOUT ROWID;
+
+-- When a gift that was never paid had its donor's details removed (on request, or 30 days
+-- after it ended). Completed gifts are never redacted: federal law keeps them.
+ALTER TABLE donations ADD COLUMN redacted_at TEXT;

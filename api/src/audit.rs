@@ -5,6 +5,9 @@ use std::net::IpAddr;
 
 use rusqlite::{Connection, params};
 
+use crate::db::Db;
+use crate::error::ApiError;
+
 /// What happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
@@ -14,6 +17,14 @@ pub enum Action {
     Update,
     Publish,
     Delete,
+    /// Staff opened a list of people's details.
+    View,
+    /// Staff downloaded people's details.
+    Export,
+    /// Staff erased a person on request.
+    Erase,
+    /// The server removed the details of unpaid gifts past their retention.
+    Redact,
 }
 
 impl Action {
@@ -25,6 +36,10 @@ impl Action {
             Action::Update => "update",
             Action::Publish => "publish",
             Action::Delete => "delete",
+            Action::View => "view",
+            Action::Export => "export",
+            Action::Erase => "erase",
+            Action::Redact => "redact",
         }
     }
 }
@@ -43,6 +58,19 @@ pub fn record(
     .map(|_| ())
 }
 
+/// Adds a row for something the server did on its own (no address).
+pub fn record_system(
+    tx: &Connection,
+    action: Action,
+    target: Option<&str>,
+) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO audit_log (action, target, ip) VALUES (?1, ?2, NULL)",
+        params![action.as_str(), target],
+    )
+    .map(|_| ())
+}
+
 /// Counts a failed sign-in from `ip` in the current minute (`failed_logins`). Failures are
 /// kept in aggregate, not as audit rows: a flood of guesses must not fill the append-only
 /// log with rows nobody may ever remove.
@@ -54,4 +82,16 @@ pub fn record_failed_login(tx: &Connection, ip: IpAddr) -> rusqlite::Result<()> 
         [ip.to_string()],
     )
     .map(|_| ())
+}
+
+/// Records that staff at `ip` saw (`View`) or downloaded (`Export`) people's details
+/// (`target`: which list). Written before the details are sent, in a write of its own.
+pub async fn record_access(
+    db: &Db,
+    action: Action,
+    target: &'static str,
+    ip: IpAddr,
+) -> Result<(), ApiError> {
+    db.write(move |tx| record(tx, action, Some(target), ip))
+        .await
 }

@@ -427,7 +427,7 @@ mod tests {
     fn normalise(sql: &str) -> Vec<String> {
         sql.split(';')
             .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
-            .map(|s| s.replace("( ", "(").replace(" )", ")"))
+            .map(|s| s.replace("( ", "(").replace(" )", ")").replace(" ,", ","))
             .filter(|s| !s.is_empty() && !s.starts_with("--"))
             .collect()
     }

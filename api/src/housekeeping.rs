@@ -37,7 +37,35 @@ pub async fn run_once(state: &AppState) {
         tracing::warn!(error = %e, "could not prune failed sign-ins");
     }
     expire_donations(state).await;
+    redact_unpaid_donations(state).await;
     crate::memory::release_free_memory();
+}
+
+/// Unpaid gifts keep their donor's details for [`crate::erasure::RETENTION`] after they
+/// ended, then lose them; completed gifts are kept whole, as the law requires.
+pub async fn redact_unpaid_donations(state: &AppState) {
+    let now = state.clock.now();
+    let redacted = state
+        .db
+        .write(move |tx| {
+            let n = crate::erasure::redact_stale(tx, now)?;
+            if n > 0 {
+                let target = format!("donations:{n}");
+                crate::audit::record_system(tx, crate::audit::Action::Redact, Some(&target))?;
+            }
+            Ok(n)
+        })
+        .await;
+    match redacted {
+        Ok(0) => {}
+        Ok(n) => {
+            tracing::info!(donations = n, "details of old unpaid gifts removed");
+            if let Err(e) = state.db.forget_deleted().await {
+                tracing::warn!(error = %e, "redacted details may stay in the database's log until the next checkpoint");
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "could not redact old unpaid gifts"),
+    }
 }
 
 /// Gifts left unpaid past their hold stop counting toward their donor's year; their

@@ -16,6 +16,7 @@ pub mod donations;
 pub mod donor_pass;
 #[cfg(test)]
 mod editor_rules;
+pub mod erasure;
 pub mod error;
 pub mod export;
 mod filters;

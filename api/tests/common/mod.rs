@@ -246,6 +246,7 @@ pub const ADMIN_ROUTES: &[(&str, &str)] = &[
     ("DELETE", "/api/admin/newsletters/1"),
     ("GET", "/api/admin/donations"),
     ("GET", "/api/admin/donations/export"),
+    ("POST", "/api/admin/erase"),
     ("GET", "/api/admin/blogs"),
     ("GET", "/api/admin/blogs/export"),
     ("POST", "/api/admin/blogs"),

@@ -10,6 +10,7 @@ use warp::reply::Response;
 use warp::{Filter, Rejection};
 
 use super::{dollars, json};
+use crate::audit::{self, Action};
 use crate::auth::{self, Admin};
 use crate::error::ApiError;
 use crate::export::{self, Sheet};
@@ -79,12 +80,12 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(warp::query::<HashMap<String, String>>())
         .and_then({
             let state = state.clone();
-            move |_: Admin, query| list(state.clone(), query)
+            move |admin: Admin, query| list(state.clone(), admin, query)
         });
     let export = warp::path!("donations" / "export")
         .and(warp::get())
         .and(admin)
-        .and_then(move |_: Admin| export(state.clone()));
+        .and_then(move |admin: Admin| export(state.clone(), admin));
     list.or(export).unify().boxed()
 }
 
@@ -131,9 +132,15 @@ async fn donations(state: &AppState, order: Order) -> Result<Vec<Donation>, ApiE
 }
 
 /// GET /api/admin/donations?sortBy&sortOrder (default: date, newest first)
-async fn list(state: AppState, query: HashMap<String, String>) -> Result<Response, Rejection> {
+async fn list(
+    state: AppState,
+    admin: Admin,
+    query: HashMap<String, String>,
+) -> Result<Response, Rejection> {
     let order = Order::from_query(&query)?;
-    Ok(json(StatusCode::OK, &donations(&state, order).await?))
+    let list = donations(&state, order).await?;
+    audit::record_access(&state.db, Action::View, "donations", admin.ip).await?;
+    Ok(json(StatusCode::OK, &list))
 }
 
 /// One row of the export: the gift, and what the treasurer's FEC report (Schedule A) needs
@@ -149,7 +156,7 @@ struct ExportRow {
 
 /// GET /api/admin/donations/export: every donation, newest first, with the donor's
 /// year-to-date total at each gift and whether it must be itemised (above the threshold).
-async fn export(state: AppState) -> Result<Response, Rejection> {
+async fn export(state: AppState, admin: Admin) -> Result<Response, Rejection> {
     let rows = state
         .db
         .read(|c| {
@@ -172,6 +179,7 @@ async fn export(state: AppState) -> Result<Response, Rejection> {
             .collect::<rusqlite::Result<Vec<_>>>()
         })
         .await?;
+    audit::record_access(&state.db, Action::Export, "donations", admin.ip).await?;
     let site = &state.site;
     let threshold = i64::from(site.donations.itemization_threshold) * 100;
     let rows = rows

@@ -4,6 +4,7 @@
 
 pub(crate) mod blogs;
 mod donations;
+mod erasure;
 mod session;
 mod submissions;
 
@@ -22,6 +23,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .or(submissions::routes(state.clone()))
         .unify()
         .or(donations::routes(state.clone()))
+        .unify()
+        .or(erasure::routes(state.clone()))
         .unify()
         .or(blogs::routes(state))
         .unify();

@@ -119,7 +119,7 @@ fn kind_routes(kind: &'static Kind, state: AppState) -> BoxedFilter<(Response,)>
         .and(admin.clone())
         .and_then({
             let state = state.clone();
-            move |_: Admin| list(state.clone(), kind)
+            move |admin: Admin| list(state.clone(), kind, admin)
         });
     let export = warp::path(kind.path)
         .and(warp::path!("export"))
@@ -127,7 +127,7 @@ fn kind_routes(kind: &'static Kind, state: AppState) -> BoxedFilter<(Response,)>
         .and(admin.clone())
         .and_then({
             let state = state.clone();
-            move |_: Admin| export(state.clone(), kind)
+            move |admin: Admin| export(state.clone(), kind, admin)
         });
     let delete = warp::path(kind.path)
         .and(warp::path::param::<String>())
@@ -172,9 +172,10 @@ async fn rows(
 }
 
 /// GET /api/admin/{contacts|volunteers|newsletters}: every row, newest first.
-async fn list(state: AppState, kind: &'static Kind) -> Result<Response, Rejection> {
-    let items: Vec<Value> = rows(&state, kind)
-        .await?
+async fn list(state: AppState, kind: &'static Kind, admin: Admin) -> Result<Response, Rejection> {
+    let rows = rows(&state, kind).await?;
+    audit::record_access(&state.db, Action::View, kind.path, admin.ip).await?;
+    let items: Vec<Value> = rows
         .into_iter()
         .map(|(id, values)| {
             let mut object = Map::new();
@@ -189,10 +190,11 @@ async fn list(state: AppState, kind: &'static Kind) -> Result<Response, Rejectio
 }
 
 /// GET /api/admin/{contacts|volunteers|newsletters}/export: the same rows as CSV.
-async fn export(state: AppState, kind: &'static Kind) -> Result<Response, Rejection> {
+async fn export(state: AppState, kind: &'static Kind, admin: Admin) -> Result<Response, Rejection> {
     let site = state.site.clone();
-    let rows = rows(&state, kind)
-        .await?
+    let found = rows(&state, kind).await?;
+    audit::record_access(&state.db, Action::Export, kind.path, admin.ip).await?;
+    let rows = found
         .into_iter()
         .map(|(id, values)| {
             std::iter::once(id.to_string())

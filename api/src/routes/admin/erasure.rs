@@ -1,0 +1,55 @@
+//! POST /api/admin/erase `{email}`: erase a person on request (see [`crate::erasure`]).
+
+use generator::forms::is_valid_email;
+use serde::Deserialize;
+use warp::filters::BoxedFilter;
+use warp::http::StatusCode;
+use warp::reply::Response;
+use warp::{Filter, Rejection};
+
+use super::json;
+use crate::audit::{self, Action};
+use crate::auth::{self, Admin};
+use crate::erasure;
+use crate::error::ApiError;
+use crate::filters::json_body;
+use crate::state::AppState;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Request {
+    email: String,
+}
+
+pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    warp::path!("erase")
+        .and(warp::post())
+        .and(auth::admin(state.clone()))
+        .and(json_body::<Request>(4 * 1024))
+        .and_then(move |admin, request| erase(state.clone(), admin, request))
+        .boxed()
+}
+
+/// Erases the person and answers what was done (`{contacts, volunteers, newsletters,
+/// donationsRedacted, donationsKept, donationsInProgress}`).
+async fn erase(state: AppState, admin: Admin, request: Request) -> Result<Response, Rejection> {
+    let email = request.email.trim().to_lowercase();
+    if !is_valid_email(&email) {
+        return Err(ApiError::BadRequest("Please enter a valid email address.".into()).into());
+    }
+    let now = state.clock.now();
+    let target = erasure::audit_target(&email);
+    let erased = state
+        .db
+        .write(move |tx| {
+            let erased = erasure::erase(tx, &email, now)?;
+            audit::record(tx, Action::Erase, Some(&target), admin.ip)?;
+            Ok(erased)
+        })
+        .await?;
+    // Gone from the database's files too, not only from its tables.
+    if let Err(e) = state.db.forget_deleted().await {
+        tracing::warn!(error = %e, "erased rows may stay in the database's log until the next checkpoint");
+    }
+    Ok(json(StatusCode::OK, &erased))
+}
