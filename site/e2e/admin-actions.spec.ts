@@ -245,3 +245,41 @@ test('each route change starts at the top of the page', async ({ page, db }) => 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Edit Blog Post');
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
 });
+
+test('Erase a person: a request to be forgotten, done from the dashboard', async ({ page, db, allowConsole }) => {
+  allowConsole(failedLoad(400));
+  const ids = seedEverything(db);
+  // Zoe also wrote and signed up; her failed gift keeps its amount but loses her details.
+  db.insert('contact_messages', { name: 'Zoe Young', email: 'ZOE@example.org', subject: 'Forget me', message: 'Please delete my details.' });
+  db.insert('newsletter_signups', { email: 'zoe@example.org', phone: null, zip_code: '30301' });
+  await signIn(page);
+  await expect(tab(page, 'Contacts')).toHaveText('Contacts3');
+
+  await page.getByRole('button', { name: 'Erase a person' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Erase a person' });
+  await expect(dialog).toContainText('Completed gifts stay, because federal law requires the committee to keep them.');
+  await dialog.getByLabel('Their e-mail address').fill('not an address');
+  await dialog.getByRole('button', { name: 'Erase' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Please enter a valid email address.');
+  await expect(dialog.getByLabel('Their e-mail address')).toHaveAttribute('aria-invalid', 'true');
+  await expectAccessible(page);
+
+  await dialog.getByLabel('Their e-mail address').fill('zoe@example.org');
+  await dialog.getByRole('button', { name: 'Erase' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toastRegion(page).getByRole('listitem')).toContainText(
+    'Deleted 1 message, 0 volunteer signups, 1 newsletter signup. Removed the details of 1 unpaid gift.',
+  );
+  // The lists show it at once.
+  await expect(tab(page, 'Contacts')).toHaveText('Contacts2');
+  await expect(tab(page, 'Newsletter')).toHaveText('Newsletter2');
+  await tab(page, 'Donations').click();
+  const erased = panel(page).getByRole('listitem').filter({ hasText: '$100.00' });
+  await expect(erased).toContainText('from a donor whose details were erased');
+  await expect(panel(page)).not.toContainText('Zoe');
+  expect(db.query(`SELECT donor_name, donor_email, donor_address FROM donations WHERE id = ${ids.donationFailed}`)).toEqual([
+    { donor_name: 'Erased', donor_email: '', donor_address: '' },
+  ]);
+  // A completed gift is never erased.
+  expect(db.query(`SELECT donor_name FROM donations WHERE id = ${ids.donationBig}`)).toEqual([{ donor_name: 'Beatriz Cole' }]);
+});

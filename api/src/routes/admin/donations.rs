@@ -38,6 +38,8 @@ struct Donation {
     payment_intent_id: Option<String>,
     created_at: String,
     updated_at: String,
+    /// When the donor's details were removed (an unpaid gift, on request or after 30 days).
+    redacted_at: Option<String>,
 }
 
 /// How the list is ordered: `?sortBy=name|amount|date&sortOrder=asc|desc`.
@@ -92,7 +94,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 /// The columns [`donation_from_row`] reads, in its order; queries may add more after them.
 const DONATION_COLUMNS: &str = "id, amount_cents, donor_name, donor_email, donor_address, \
      donor_city, donor_state, donor_zip_code, donor_occupation, donor_employer, \
-     contribution_purpose, citizenship_confirmed, status, payment_intent_id, created_at, updated_at";
+     contribution_purpose, citizenship_confirmed, status, payment_intent_id, created_at, updated_at, \
+     redacted_at";
 
 fn donation_from_row(r: &rusqlite::Row) -> rusqlite::Result<Donation> {
     Ok(Donation {
@@ -112,6 +115,7 @@ fn donation_from_row(r: &rusqlite::Row) -> rusqlite::Result<Donation> {
         payment_intent_id: r.get(13)?,
         created_at: r.get(14)?,
         updated_at: r.get(15)?,
+        redacted_at: r.get(16)?,
     })
 }
 
@@ -170,10 +174,10 @@ async fn export(state: AppState, admin: Admin) -> Result<Response, Rejection> {
             stmt.query_map([], |r| {
                 Ok(ExportRow {
                     donation: donation_from_row(r)?,
-                    first_name: r.get(16)?,
-                    last_name: r.get(17)?,
-                    year: r.get(18)?,
-                    aggregate: r.get(19)?,
+                    first_name: r.get(17)?,
+                    last_name: r.get(18)?,
+                    year: r.get(19)?,
+                    aggregate: r.get(20)?,
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()

@@ -21,6 +21,8 @@ export interface Donation {
   citizenshipConfirmed: boolean;
   status: string;
   createdAt: string;
+  /** When the donor's details were removed (a gift never paid; on request or after 30 days). */
+  redactedAt?: string | null;
 }
 
 export const donationsExportUrl = '/api/admin/donations/export';

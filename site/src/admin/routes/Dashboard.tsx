@@ -8,6 +8,7 @@ import { donationsQuery } from '../api/donations';
 import { newsletters } from '../api/newsletters';
 import { volunteers } from '../api/volunteers';
 import { useFocusWhenLost } from '../components/useFocusWhenLost';
+import { ErasePerson } from '../erasure/ErasePerson';
 import { DEFAULT_SORT, type SortKey, nextSort } from '../format';
 import { logout } from '../session';
 import { BlogsTab } from '../tabs/BlogsTab';
@@ -60,9 +61,12 @@ export function Dashboard() {
           </h1>
           <p className="mt-2 text-slate-700">Manage contact submissions, volunteer signups, and donations</p>
         </div>
-        <button type="button" className="btn btn-outline" onClick={() => logout('user')}>
-          Logout
-        </button>
+        <div className="flex flex-wrap gap-3">
+          <ErasePerson />
+          <button type="button" className="btn btn-outline" onClick={() => logout('user')}>
+            Logout
+          </button>
+        </div>
       </div>
 
       <Tabs.Root

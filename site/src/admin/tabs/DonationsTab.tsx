@@ -81,6 +81,7 @@ const BADGE: Record<BadgeVariant, string> = {
 };
 
 function DonationCard({ donation: d }: { donation: Donation }) {
+  if (d.redactedAt) return <ErasedDonationCard donation={d} />;
   return (
     <Card
       heading={
@@ -108,6 +109,35 @@ function DonationCard({ donation: d }: { donation: Donation }) {
       {d.donorOccupation && <Detail label="Occupation">{d.donorOccupation}</Detail>}
       {d.donorEmployer && <Detail label="Employer">{d.donorEmployer}</Detail>}
       {d.contributionPurpose && <Detail label="Purpose">{formatPurpose(d.contributionPurpose)}</Detail>}
+    </Card>
+  );
+}
+
+/** An unpaid gift whose donor's details were removed: what is left is the amount, the
+ *  status and when it was made. */
+function ErasedDonationCard({ donation: d }: { donation: Donation }) {
+  return (
+    <Card
+      heading={
+        <>
+          <h3 className="text-lg font-semibold text-ink">
+            {formatAmount(d.amount)}
+            <span className="font-normal text-slate-700"> from a donor whose details were erased</span>
+          </h3>
+          <p className="text-sm text-slate-700">
+            <RelativeTime iso={d.createdAt} />
+          </p>
+        </>
+      }
+      actions={
+        <span className={`rounded-full px-3 py-1 text-xs font-semibold capitalize ${BADGE[statusBadge(d.status)]}`} data-variant={statusBadge(d.status)}>
+          {d.status}
+        </span>
+      }
+    >
+      <p>
+        Details erased <RelativeTime iso={d.redactedAt!} />. The gift was never paid.
+      </p>
     </Card>
   );
 }
