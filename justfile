@@ -46,12 +46,13 @@ bench: build
 backup file=("backups/site-" + `date -u +%Y%m%d-%H%M%S` + ".db"):
     cargo run --quiet --release -p api -- backup {{file}}
 
-# Lighthouse on every public page (mobile), then the admin app's script weight: prints the figures and fails on a broken budget.
+# Lighthouse on every public page (mobile), the admin app's script weight, then the API against its OpenAPI contract (schemathesis): fails on a broken budget or contract.
 audit: build
     @if [ ! -d bench/node_modules ] || [ bench/package-lock.json -nt bench/node_modules/.package-lock.json ]; then npm --prefix bench install --no-save --no-audit --no-fund; fi
     cargo build --quiet -p api
     node bench/audit.mjs
     node bench/admin-weight.mjs
+    bench/contract.sh
 
 # Format all code.
 fmt:

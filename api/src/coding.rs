@@ -20,9 +20,11 @@ impl Coding {
         }
     }
 
-    /// `plain` in this coding.
-    pub fn compress(self, plain: &[u8]) -> Bytes {
-        compress(plain, self.name()).unwrap_or_else(|_| Bytes::copy_from_slice(plain))
+    /// `plain` in this coding; `None` if it could not be compressed (then send it plain).
+    pub fn compress(self, plain: &[u8]) -> Option<Bytes> {
+        compress(plain, self.name())
+            .inspect_err(|e| tracing::warn!(error = %e, "could not compress an answer"))
+            .ok()
     }
 }
 

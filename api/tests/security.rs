@@ -386,3 +386,23 @@ async fn a_405_says_what_the_address_takes_and_the_webhook_is_absent_without_pay
         .await;
     assert_eq!(res.status(), 404);
 }
+
+/// A JSON answer too small to compress goes plain, and says so (found by schemathesis: an
+/// empty blog list was labelled gzip).
+#[tokio::test]
+async fn a_small_answer_is_never_labelled_compressed() {
+    let app = TestApp::new();
+    for accept in ["gzip", "br", "gzip, deflate, br"] {
+        let res = warp::test::request()
+            .path("/api/blogs")
+            .header("accept-encoding", accept)
+            .reply(&app.app)
+            .await;
+        assert_eq!(res.status(), 200);
+        assert!(res.headers().get("content-encoding").is_none(), "{accept}");
+        assert_eq!(
+            TestApp::json(&res),
+            serde_json::json!({"blogs": [], "total": 0, "hasMore": false})
+        );
+    }
+}

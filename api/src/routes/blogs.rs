@@ -45,18 +45,26 @@ enum Request {
     Post(String),
 }
 
+/// A built answer: its body, and the coding it is actually in (a small answer, or one that
+/// could not be compressed, goes plain whatever the client takes).
+#[derive(Clone)]
+struct Answer {
+    body: Bytes,
+    coding: Option<Coding>,
+}
+
 #[derive(Clone)]
 struct BodyWeight;
 
-impl Weighter<Key, Bytes> for BodyWeight {
-    fn weight(&self, _: &Key, body: &Bytes) -> u64 {
-        body.len() as u64 + 64
+impl Weighter<Key, Answer> for BodyWeight {
+    fn weight(&self, _: &Key, answer: &Answer) -> u64 {
+        answer.body.len() as u64 + 64
     }
 }
 
 /// The answers built so far (see the module's documentation).
 pub struct BlogAnswers {
-    cache: Cache<Key, Bytes, BodyWeight>,
+    cache: Cache<Key, Answer, BodyWeight>,
 }
 
 impl Default for BlogAnswers {
@@ -153,16 +161,16 @@ async fn answer(
     let answers: Arc<BlogAnswers> = state.blog_answers.clone();
     let (count, newest) = state.db.read(version).await?;
     let key = (count, newest, request.clone(), coding);
-    if let Some(body) = answers.cache.get(&key) {
-        return Ok(Some(response(body, coding)));
+    if let Some(answer) = answers.cache.get(&key) {
+        return Ok(Some(response(answer)));
     }
     let _turn = BUILDING
         .acquire()
         .await
         .map_err(|e| ApiError::Internal(e.into()))?;
     // Built while this one waited?
-    if let Some(body) = answers.cache.get(&key) {
-        return Ok(Some(response(body, coding)));
+    if let Some(answer) = answers.cache.get(&key) {
+        return Ok(Some(response(answer)));
     }
     let built = state
         .db
@@ -171,20 +179,28 @@ async fn answer(
             let Some(body) = body else {
                 return Ok(None);
             };
-            let body = match coding {
-                Some(coding) if body.len() >= COMPRESS_FROM => coding.compress(&body),
-                _ => Bytes::from(body),
-            };
-            Ok(Some(((version.0, version.1, request, coding), body)))
+            let compressed = coding
+                .filter(|_| body.len() >= COMPRESS_FROM)
+                .and_then(|c| {
+                    c.compress(&body).map(|body| Answer {
+                        body,
+                        coding: Some(c),
+                    })
+                });
+            let answer = compressed.unwrap_or_else(|| Answer {
+                body: Bytes::from(body),
+                coding: None,
+            });
+            Ok(Some(((version.0, version.1, request, coding), answer)))
         })
         .await?;
-    Ok(built.map(|(key, body)| {
-        answers.cache.insert(key, body.clone());
-        response(body, coding)
+    Ok(built.map(|(key, answer)| {
+        answers.cache.insert(key, answer.clone());
+        response(answer)
     }))
 }
 
-fn response(body: Bytes, coding: Option<Coding>) -> Response {
+fn response(Answer { body, coding }: Answer) -> Response {
     let mut res = Response::new(body.into());
     let headers = res.headers_mut();
     headers.insert(
