@@ -12,6 +12,6 @@ fn main() -> anyhow::Result<()> {
     std::io::stdin().lock().read_line(&mut line)?;
     let password = line.trim_end_matches(['\r', '\n']);
     anyhow::ensure!(!password.trim().is_empty(), "the password is empty");
-    println!("{}", api::auth::hash(password)?);
+    println!("{}", api::domain::auth::hash(password)?);
     Ok(())
 }

@@ -14,9 +14,9 @@ fn main() -> anyhow::Result<()> {
     let seconds: f64 = args.next().map_or(Ok(3.0), |s| s.parse())?;
     let path = dir.join("plain.db");
     // The server's own schema, made by its migrations.
-    drop(api::db::Db::open(&path)?);
+    drop(api::store::db::Db::open(&path)?);
     let conn = rusqlite::Connection::open(&path)?;
-    api::db::configure(&conn)?;
+    api::store::db::configure(&conn)?;
     let mut insert = conn.prepare(
         "INSERT INTO newsletter_signups (email, phone, zip_code) VALUES (?1, NULL, '12345')",
     )?;

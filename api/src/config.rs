@@ -26,7 +26,7 @@ pub struct Config {
     /// `TRUST_PROXY=1`: take the client address from the last `X-Forwarded-For` entry,
     /// which is what a reverse proxy in front of us adds, when the connection comes from one
     /// of `TRUSTED_PROXIES` (CIDRs; default loopback). Leave off when clients connect directly.
-    pub trust_proxy: crate::proxy::ProxyTrust,
+    pub trust_proxy: crate::http::proxy::ProxyTrust,
     /// `ADMIN_PASSWORD_HASH`: the admin password as an argon2 PHC string (preferred).
     pub admin_password_hash: Option<String>,
     /// `ADMIN_PASSWORD`: the admin password in plain text, hashed once at start.
@@ -42,7 +42,7 @@ pub struct Config {
     pub rebuild_hook: Option<String>,
     /// `STRIPE_SECRET_KEY` and `STRIPE_PUBLISHABLE_KEY` (both, or donations are off),
     /// `STRIPE_WEBHOOK_SECRET`, and `STRIPE_API_BASE` (tests only).
-    pub stripe: Option<crate::payments::StripeConfig>,
+    pub stripe: Option<crate::domain::payments::StripeConfig>,
     /// `DONATION_RATE_LIMIT`: payment setups allowed per 10 minutes from one address, and for
     /// one e-mail (default 5). Card testers try many cards quickly; donors do not.
     pub donation_rate_limit: u32,
@@ -115,7 +115,7 @@ impl Config {
             dist_dir,
             static_cache_bytes: 32 * 1024 * 1024,
             form_rate_limit: 5,
-            trust_proxy: crate::proxy::ProxyTrust::off(),
+            trust_proxy: crate::http::proxy::ProxyTrust::off(),
             admin_password_hash: None,
             admin_password: Some(Config::TEST_PASSWORD.into()),
             jwt_secret: Some("a test secret that is at least thirty-two bytes long".into()),
@@ -132,8 +132,8 @@ impl Config {
 }
 
 /// `TRUST_PROXY` and `TRUSTED_PROXIES`.
-fn proxy_trust(bind: IpAddr) -> Result<crate::proxy::ProxyTrust> {
-    use crate::proxy::ProxyTrust;
+fn proxy_trust(bind: IpAddr) -> Result<crate::http::proxy::ProxyTrust> {
+    use crate::http::proxy::ProxyTrust;
     if !matches!(var("TRUST_PROXY").as_deref(), Some("1" | "true" | "yes")) {
         return Ok(ProxyTrust::off());
     }
@@ -159,7 +159,7 @@ fn proxy_trust(bind: IpAddr) -> Result<crate::proxy::ProxyTrust> {
 /// Stripe's keys: both or neither (a half-configured processor would take a donor through
 /// the form and fail at the last step). Without them the donate page says payments are not
 /// available.
-fn stripe_from_env() -> Result<Option<crate::payments::StripeConfig>> {
+fn stripe_from_env() -> Result<Option<crate::domain::payments::StripeConfig>> {
     match (var("STRIPE_SECRET_KEY"), var("STRIPE_PUBLISHABLE_KEY")) {
         (Some(secret_key), Some(publishable_key)) => {
             let webhook_secret = var("STRIPE_WEBHOOK_SECRET");
@@ -169,7 +169,7 @@ fn stripe_from_env() -> Result<Option<crate::payments::StripeConfig>> {
                      reports of completed payments cannot be verified"
                 );
             }
-            Ok(Some(crate::payments::StripeConfig {
+            Ok(Some(crate::domain::payments::StripeConfig {
                 secret_key,
                 publishable_key,
                 webhook_secret,

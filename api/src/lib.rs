@@ -1,39 +1,21 @@
-//! The party site's server: `/api/*` (forms now; donations, admin and blog later), the
-//! pages a form posted without JavaScript lands on, and the generated static site, on one
-//! origin.
+//! The party site's server: the JSON API under `/api`, the pages the server answers itself,
+//! and the generated static site, on one origin.
+//!
+//! - [`http`]: the server loop, filters, the one error type, headers, static files;
+//! - [`routes`]: the JSON API, one module per route group;
+//! - [`pages`]: the non-`/api` answers (blog redirects, previews, form problems, the admin shell);
+//! - [`domain`]: the rules with no HTTP in them (sign-in, donations, uploads, audit, erasure…);
+//! - [`store`]: SQLite, backups and housekeeping;
+//! - [`config`] and [`state`]: the settings and what every handler can reach.
 
-mod admin_shell;
-pub mod audit;
-pub mod auth;
-pub mod backup;
-mod blog_pages;
-pub mod clock;
-mod coding;
 pub mod config;
-pub mod connections;
-pub mod db;
-pub mod donations;
-pub mod donor_pass;
-#[cfg(test)]
-mod editor_rules;
-pub mod erasure;
-pub mod error;
-pub mod export;
-mod filters;
-pub mod form_problems;
-pub mod housekeeping;
+pub mod domain;
+pub mod http;
 pub mod memory;
-pub mod payments;
-pub mod previews;
-pub mod proxy;
-pub mod rate_limit;
-pub mod rebuild;
-pub mod redact;
+pub mod pages;
 pub mod routes;
-pub mod security_headers;
-pub mod server;
 pub mod state;
-pub mod static_files;
+pub mod store;
 pub mod uploads;
 
 use warp::filters::BoxedFilter;
@@ -60,16 +42,10 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     // other path falls through to the pages the server answers itself (no-script form
     // results, the blog's redirects, previews of unsaved posts, the admin app's shell), the
     // blog's uploaded images, then the static site and its HTML 404 pages.
-    let pages = form_problems::routes(state.clone())
-        .or(blog_pages::routes(state.clone()))
-        .unify()
-        .or(previews::routes(state.clone()))
-        .unify()
-        .or(admin_shell::routes(files.clone()))
-        .unify();
+    let pages = pages::routes(&state);
     let api = warp::path::full()
         .and(warp::path("api"))
-        .and(routes::api(state).recover(error::recover).unify())
+        .and(routes::api(state).recover(http::error::recover).unify())
         .map(|path: warp::path::FullPath, mut res: Response| {
             // A 405 says which methods the address takes.
             if res.status() == warp::http::StatusCode::METHOD_NOT_ALLOWED
@@ -87,9 +63,9 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
         .unify()
         .or(uploads)
         .unify()
-        .or(static_files::routes(files))
+        .or(http::static_files::routes(files))
         .unify()
-        .recover(error::recover)
+        .recover(http::error::recover)
         .unify();
     warp::path::full()
         .and(routes)

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use api::AppState;
 use api::config::Config;
-use api::db::Db;
+use api::store::db::Db;
 use clap::{Parser, Subcommand};
 use tokio::signal::unix::{SignalKind, signal};
 
@@ -68,7 +68,7 @@ async fn backup(file: PathBuf) -> anyhow::Result<()> {
     let source = config.data_dir.join("site.db");
     let started = std::time::Instant::now();
     let dest = file.clone();
-    let summary = tokio::task::spawn_blocking(move || api::backup::backup(&source, &dest))
+    let summary = tokio::task::spawn_blocking(move || api::store::backup::backup(&source, &dest))
         .await
         .context("the backup stopped unexpectedly")??;
     println!(
@@ -100,7 +100,7 @@ async fn serve() -> anyhow::Result<()> {
         let mut tick = tokio::time::interval(Duration::from_secs(60));
         loop {
             tick.tick().await;
-            api::housekeeping::run_once(&housekeeping).await;
+            api::store::housekeeping::run_once(&housekeeping).await;
         }
     });
 
@@ -125,13 +125,14 @@ async fn serve() -> anyhow::Result<()> {
     // Printed on stdout: the test harness and people both read it.
     println!("Listening on http://{}", listener.local_addr()?);
     let files = state.static_files.clone();
-    let fd_limit = api::connections::raise_fd_limit();
+    let fd_limit = api::http::connections::raise_fd_limit();
     let proxies = state.config.trust_proxy.clone();
-    let connections =
-        api::connections::Connections::for_fd_limit(fd_limit, move |ip| proxies.trusts(Some(ip)));
+    let connections = api::http::connections::Connections::for_fd_limit(fd_limit, move |ip| {
+        proxies.trusts(Some(ip))
+    });
     tracing::debug!(fd_limit, "connection limits set");
     let security = state.security_headers.clone();
-    api::server::run(
+    api::http::server::run(
         listener,
         api::app(state),
         files,

@@ -5,17 +5,17 @@ use std::sync::Arc;
 use anyhow::Context as _;
 use generator::config::SiteConfig;
 
-use crate::auth::Auth;
-use crate::clock::Clock;
 use crate::config::Config;
-use crate::db::Db;
-use crate::donor_pass::DonorPasses;
-use crate::form_problems::FormProblems;
-use crate::payments::Payments;
-use crate::previews::Previews;
-use crate::rate_limit::{DonationLimiter, FormLimiter};
-use crate::rebuild::Rebuilder;
-use crate::static_files::StaticFiles;
+use crate::domain::auth::Auth;
+use crate::domain::clock::Clock;
+use crate::domain::donor_pass::DonorPasses;
+use crate::domain::payments::Payments;
+use crate::domain::rebuild::Rebuilder;
+use crate::http::rate_limit::{DonationLimiter, FormLimiter};
+use crate::http::static_files::StaticFiles;
+use crate::pages::form_problems::FormProblems;
+use crate::pages::previews::Previews;
+use crate::store::db::Db;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -41,7 +41,7 @@ pub struct AppState {
     /// The generated site, served from memory.
     pub static_files: Arc<StaticFiles>,
     /// The headers every answer carries.
-    pub security_headers: Arc<crate::security_headers::SecurityHeaders>,
+    pub security_headers: Arc<crate::http::security_headers::SecurityHeaders>,
     /// `/api/blogs` answers, kept until the blog changes.
     pub blog_answers: Arc<crate::routes::blogs::BlogAnswers>,
 }
@@ -55,7 +55,7 @@ impl AppState {
         site.validate()
             .map_err(|e| anyhow::anyhow!("{}: {e}", site_file.display()))?;
         let auth = Auth::from_config(&config).context("Failed to set up the admin sign-in")?;
-        let donor_passes = DonorPasses::new(&crate::auth::signing_secret(&config)?);
+        let donor_passes = DonorPasses::new(&crate::domain::auth::signing_secret(&config)?);
         let form_limiter = FormLimiter::per_minute(config.form_rate_limit);
         let donation_limiter =
             DonationLimiter::new(config.donation_rate_limit, config.summary_rate_limit);
@@ -79,7 +79,7 @@ impl AppState {
             .as_ref()
             .and_then(|s| s.site_url.clone())
             .unwrap_or_else(|| site.url.clone());
-        let security_headers = Arc::new(crate::security_headers::SecurityHeaders::new(
+        let security_headers = Arc::new(crate::http::security_headers::SecurityHeaders::new(
             canonical.starts_with("https://"),
             &site.remote_image_hosts,
         ));

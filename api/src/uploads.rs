@@ -879,7 +879,7 @@ async fn serve(dir: &Path, name: &str, head: bool) -> Result<Response, Rejection
         if e.kind() == std::io::ErrorKind::NotFound {
             warp::reject::not_found()
         } else {
-            warp::reject::custom(crate::error::ApiError::Internal(anyhow::anyhow!(
+            warp::reject::custom(crate::http::error::ApiError::Internal(anyhow::anyhow!(
                 "reading {}: {e}",
                 path.display()
             )))
@@ -903,7 +903,7 @@ async fn serve(dir: &Path, name: &str, head: bool) -> Result<Response, Rejection
         .header(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
         .body(body.into())
         .map_err(|e| {
-            warp::reject::custom(crate::error::ApiError::Internal(anyhow::anyhow!(
+            warp::reject::custom(crate::http::error::ApiError::Internal(anyhow::anyhow!(
                 "building an upload response: {e}"
             )))
         })

@@ -163,7 +163,7 @@ async fn a_deleted_message_leaves_no_trace_in_the_files_or_a_backup() {
         );
     }
     let backup = app.data_dir.join("after-delete.db");
-    api::backup::backup(&db, &backup).unwrap();
+    api::store::backup::backup(&db, &backup).unwrap();
     assert!(!file_holds(&backup, secret), "the backup holds it");
 }
 
@@ -692,12 +692,12 @@ async fn unpaid_gifts_lose_their_details_after_thirty_days() {
                 (9900, 'Dee Unpaid', 'dee@example.org', '1 Gone St', 'Springfield', 'IL', '62701', 'failed')",
     )
     .await;
-    api::housekeeping::redact_unpaid_donations(&app.state).await;
+    api::store::housekeeping::redact_unpaid_donations(&app.state).await;
     assert_eq!(app.count("audit_log").await, 0, "nothing is due yet");
     app.state
         .clock
         .advance(std::time::Duration::from_secs(30 * 24 * 3600));
-    api::housekeeping::redact_unpaid_donations(&app.state).await;
+    api::store::housekeeping::redact_unpaid_donations(&app.state).await;
     let names: Vec<String> = app
         .db
         .read(|c| {

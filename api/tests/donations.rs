@@ -6,7 +6,7 @@
 mod common;
 
 use api::config::Config;
-use api::payments::StripeConfig;
+use api::domain::payments::StripeConfig;
 use common::{TestApp, message};
 use fake_stripe::{FakeStripe, Outcome};
 use serde_json::{Value, json};
@@ -482,7 +482,7 @@ async fn a_stranger_learns_nothing_of_a_donors_giving_and_cannot_block_it_for_lo
         .clock
         .advance(std::time::Duration::from_secs(10 * 60));
     d.reserved(json!(25), itemized("x@example.org")).await;
-    api::housekeeping::expire_donations(&d.app.state).await;
+    api::store::housekeeping::expire_donations(&d.app.state).await;
     let statuses: Vec<String> = d
         .app
         .db
@@ -768,7 +768,7 @@ async fn unpaid_gifts_expire_after_their_hold_and_are_canceled_at_stripe() {
     // It stops counting at once, before any sweep.
     d.reserved(json!(10), donor("ha@example.org")).await;
 
-    api::housekeeping::expire_donations(&d.app.state).await;
+    api::store::housekeeping::expire_donations(&d.app.state).await;
     assert_eq!(d.status(id).await, "expired");
     assert_eq!(d.status(fresh).await, "pending");
     assert_eq!(d.fake.intent(&intent).unwrap()["status"], "canceled");
@@ -947,11 +947,11 @@ fn the_year_of_a_gift_is_the_year_in_the_party_time_zone() {
     let at = |s: &str| s.parse::<jiff::Timestamp>().unwrap();
     // 11 p.m. on New Year's Eve in Chicago is already January 1 in UTC.
     assert_eq!(
-        api::donations::year_at(&site, at("2026-01-01T05:30:00Z")),
+        api::domain::donations::year_at(&site, at("2026-01-01T05:30:00Z")),
         2025
     );
     assert_eq!(
-        api::donations::year_at(&site, at("2026-01-01T06:00:00Z")),
+        api::domain::donations::year_at(&site, at("2026-01-01T06:00:00Z")),
         2026
     );
 }

@@ -325,7 +325,7 @@ async fn acknowledged_signups_survive_a_kill() {
 /// the server's first pass writes the blog's pages into the empty DIST_DIR.
 fn blog_site(posts: usize) -> (tempfile::TempDir, Vec<(&'static str, PathBuf)>) {
     let (dir, opts) = generator::fixture::project();
-    drop(api::db::Db::open(&opts.database()).unwrap());
+    drop(api::store::db::Db::open(&opts.database()).unwrap());
     std::fs::create_dir_all(&opts.out_dir).unwrap();
     let conn = rusqlite::Connection::open(opts.database()).unwrap();
     for i in 0..posts {

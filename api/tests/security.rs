@@ -3,7 +3,7 @@
 
 mod common;
 
-use api::proxy::ProxyTrust;
+use api::http::proxy::ProxyTrust;
 use common::TestApp;
 
 /// A newsletter signup from `peer`, saying it is from `forwarded`.
@@ -64,8 +64,8 @@ async fn x_forwarded_for_is_believed_only_from_a_trusted_proxy() {
 mod connections {
     use std::time::Duration;
 
-    use api::connections::{Connections, FIRST_BYTE};
-    use api::server::BODY_DEADLINE;
+    use api::http::connections::{Connections, FIRST_BYTE};
+    use api::http::server::BODY_DEADLINE;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::{TcpListener, TcpStream};
     use tokio::time::Instant;
@@ -76,7 +76,7 @@ mod connections {
     async fn serve(app: &TestApp) -> std::net::SocketAddr {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        tokio::spawn(api::server::run(
+        tokio::spawn(api::http::server::run(
             listener,
             app.app.clone(),
             app.state.static_files.clone(),

@@ -20,8 +20,8 @@ use warp::http::{HeaderValue, header};
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
-use crate::coding::{Coding, preferred_coding};
-use crate::error::ApiError;
+use crate::http::coding::{Coding, preferred_coding};
+use crate::http::error::ApiError;
 use crate::state::AppState;
 
 /// Posts a page by default (spec §9) and at most.

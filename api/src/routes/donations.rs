@@ -3,7 +3,7 @@
 //! skip the page), plus those only the server can know: the donor's earlier gifts.
 //!
 //! What someone gave is told only to a browser holding that donor's pass (see
-//! [`crate::donor_pass`]): the summary answers anyone else "unknown", and a refusal at
+//! [`crate::domain::donor_pass`]): the summary answers anyone else "unknown", and a refusal at
 //! setup leaves out the amount.
 
 use std::collections::HashMap;
@@ -17,11 +17,11 @@ use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
-use crate::donations::{self, masked};
-use crate::error::ApiError;
-use crate::filters::{client_ip, json_body, same_origin};
-use crate::payments::NewIntent;
-use crate::rate_limit::DONATION_WINDOW;
+use crate::domain::donations::{self, masked};
+use crate::domain::payments::NewIntent;
+use crate::http::error::ApiError;
+use crate::http::filters::{client_ip, json_body, same_origin};
+use crate::http::rate_limit::DONATION_WINDOW;
 use crate::state::AppState;
 
 /// A donation body is a few hundred bytes; this leaves room for long addresses in any script.

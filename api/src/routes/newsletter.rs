@@ -6,7 +6,7 @@ use warp::filters::BoxedFilter;
 use warp::reply::Response;
 
 use super::submission::form_route;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::state::AppState;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {

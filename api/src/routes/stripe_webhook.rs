@@ -10,9 +10,9 @@ use warp::filters::BoxedFilter;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
-use crate::donations::{self, Applied, Outcome, PaymentEvent};
-use crate::error::ApiError;
-use crate::filters::limited_body;
+use crate::domain::donations::{self, Applied, Outcome, PaymentEvent};
+use crate::http::error::ApiError;
+use crate::http::filters::limited_body;
 use crate::state::AppState;
 
 /// Stripe's events are a few kilobytes; a PaymentIntent with everything expanded stays far

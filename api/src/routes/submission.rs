@@ -19,8 +19,8 @@ use warp::http::{StatusCode, header};
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
-use crate::error::ApiError;
-use crate::filters::{FORM_BODY_LIMIT, client_ip, limited_body, request_host, same_origin};
+use crate::http::error::ApiError;
+use crate::http::filters::{FORM_BODY_LIMIT, client_ip, limited_body, request_host, same_origin};
 use crate::state::AppState;
 
 /// The two encodings a form post may use.
@@ -107,7 +107,7 @@ where
 
 /// Reads the parts of a post the route needs; an encoding we do not take is refused here.
 fn post(
-    trust_proxy: crate::proxy::ProxyTrust,
+    trust_proxy: crate::http::proxy::ProxyTrust,
 ) -> impl Filter<Extract = (Post,), Error = Rejection> + Clone {
     client_ip(trust_proxy.clone())
         .and(warp::header::optional::<String>("content-type"))

@@ -3,7 +3,7 @@
 
 use api::AppState;
 use api::config::Config;
-use api::db::Db;
+use api::store::db::Db;
 use serde_json::Value;
 use warp::Filter;
 use warp::filters::BoxedFilter;

@@ -1,6 +1,6 @@
 //! Blog posts, as staff write them: list, read, create, update, publish, delete, export,
 //! image uploads for them, and for the editor: the slug a save would give, and previews of
-//! unsaved changes (see `crate::previews`).
+//! unsaved changes (see `crate::pages::previews`).
 //!
 //! Saving is never blocked (spec §5): a blank title becomes "Untitled", a blank author the
 //! party's team, and a slug is always found (made from the title when none is given, made
@@ -19,11 +19,11 @@ use warp::reply::Response;
 use warp::{Filter, Rejection};
 
 use super::json;
-use crate::audit::{self, Action};
-use crate::auth::{self, Admin};
-use crate::error::ApiError;
-use crate::export::{self, Sheet};
-use crate::filters::{json_body, limited_body, parse_id};
+use crate::domain::audit::{self, Action};
+use crate::domain::auth::{self, Admin};
+use crate::domain::export::{self, Sheet};
+use crate::http::error::ApiError;
+use crate::http::filters::{json_body, limited_body, parse_id};
 use crate::state::AppState;
 use crate::uploads::{self, UploadError};
 
@@ -282,7 +282,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
             .and(with_state.clone())
             .and(warp::query::raw().or(warp::any().map(String::new)).unify())
             .and_then(|_: Admin, state, query| slug_for(state, query))
-            .recover(crate::error::recover)
+            .recover(crate::http::error::recover)
             .unify(),
     );
     let preview_new = warp::path!("blogs" / "preview")

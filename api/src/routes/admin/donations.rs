@@ -10,10 +10,10 @@ use warp::reply::Response;
 use warp::{Filter, Rejection};
 
 use super::{dollars, json};
-use crate::audit::{self, Action};
-use crate::auth::{self, Admin};
-use crate::error::ApiError;
-use crate::export::{self, Sheet};
+use crate::domain::audit::{self, Action};
+use crate::domain::auth::{self, Admin};
+use crate::domain::export::{self, Sheet};
+use crate::http::error::ApiError;
 use crate::state::AppState;
 
 /// A donation on the wire (spec §3, "Donation (admin)").

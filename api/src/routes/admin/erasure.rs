@@ -1,4 +1,4 @@
-//! POST /api/admin/erase `{email}`: erase a person on request (see [`crate::erasure`]).
+//! POST /api/admin/erase `{email}`: erase a person on request (see [`crate::domain::erasure`]).
 
 use generator::forms::is_valid_email;
 use serde::Deserialize;
@@ -8,11 +8,11 @@ use warp::reply::Response;
 use warp::{Filter, Rejection};
 
 use super::json;
-use crate::audit::{self, Action};
-use crate::auth::{self, Admin};
-use crate::erasure;
-use crate::error::ApiError;
-use crate::filters::json_body;
+use crate::domain::audit::{self, Action};
+use crate::domain::auth::{self, Admin};
+use crate::domain::erasure;
+use crate::http::error::ApiError;
+use crate::http::filters::json_body;
 use crate::state::AppState;
 
 #[derive(Deserialize)]

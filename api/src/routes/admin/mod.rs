@@ -1,5 +1,5 @@
 //! `/api/admin/*`: the staff area's API. Every group but the sign-in itself puts
-//! [`auth::admin`](crate::auth::admin) right after its path and method, and every answer,
+//! [`auth::admin`](crate::domain::auth::admin) right after its path and method, and every answer,
 //! errors included, is `Cache-Control: no-store`.
 
 pub(crate) mod blogs;
@@ -14,7 +14,7 @@ use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Filter, Reply};
 
-use crate::error;
+use crate::http::error;
 use crate::state::AppState;
 
 /// All routes below `/api/admin/` (the caller adds `/api`).

@@ -10,10 +10,10 @@ use warp::reply::Response;
 use warp::{Filter, Rejection};
 
 use super::{json, success};
-use crate::audit::{self, Action};
-use crate::auth::{self, Admin, NotChecked};
-use crate::error::ApiError;
-use crate::filters::{client_ip, json_body};
+use crate::domain::audit::{self, Action};
+use crate::domain::auth::{self, Admin, NotChecked};
+use crate::http::error::ApiError;
+use crate::http::filters::{client_ip, json_body};
 use crate::state::AppState;
 
 /// A password is short; anything longer is not one.

@@ -9,11 +9,11 @@ use warp::reply::Response;
 use warp::{Filter, Rejection};
 
 use super::{json, success};
-use crate::audit::{self, Action};
-use crate::auth::{self, Admin};
-use crate::error::ApiError;
-use crate::export::{self, Sheet};
-use crate::filters::parse_id;
+use crate::domain::audit::{self, Action};
+use crate::domain::auth::{self, Admin};
+use crate::domain::export::{self, Sheet};
+use crate::http::error::ApiError;
+use crate::http::filters::parse_id;
 use crate::state::AppState;
 
 /// One stored field: its column, its key on the wire, its heading in the export.

@@ -35,8 +35,8 @@ use sha2::{Digest, Sha256};
 use warp::{Filter, Rejection};
 
 use crate::config::Config;
-use crate::error::ApiError;
-use crate::filters::client_ip;
+use crate::http::error::ApiError;
+use crate::http::filters::client_ip;
 use crate::state::AppState;
 
 /// How long a session lasts (spec §9: 60 minutes).

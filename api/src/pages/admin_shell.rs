@@ -10,7 +10,7 @@ use warp::filters::BoxedFilter;
 use warp::http::{HeaderValue, header};
 use warp::reply::Response;
 
-use crate::static_files::StaticFiles;
+use crate::http::static_files::StaticFiles;
 
 pub fn routes(files: Arc<StaticFiles>) -> BoxedFilter<(Response,)> {
     let paths = warp::path!("admin")

@@ -8,7 +8,7 @@
 //! [`FIRST_BYTE`], its headers within 30 s (which also ends a kept-alive HTTP/1 connection
 //! idle that long), and a request body within [`BODY_DEADLINE`] (else `408`); HTTP/2
 //! connections are pinged and hold at most [`H2_STREAMS`] streams; and the registry in
-//! [`crate::connections`] keeps their count within the descriptors the process has.
+//! [`crate::http::connections`] keeps their count within the descriptors the process has.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -29,10 +29,10 @@ use warp::filters::BoxedFilter;
 use warp::http::{Method, Request, StatusCode};
 use warp::reply::Response;
 
-use crate::connections::{Activity, Connections, FIRST_BYTE};
-use crate::filters::PeerAddr;
-use crate::security_headers::SecurityHeaders;
-use crate::static_files::StaticFiles;
+use crate::http::connections::{Activity, Connections, FIRST_BYTE};
+use crate::http::filters::PeerAddr;
+use crate::http::security_headers::SecurityHeaders;
+use crate::http::static_files::StaticFiles;
 
 /// How long a request's body may take to arrive in full.
 pub const BODY_DEADLINE: Duration = Duration::from_secs(30);
@@ -190,7 +190,7 @@ where
                     let span = tracing::info_span!(
                         "request",
                         method = %req.method(),
-                        path = %crate::redact::path(req.uri().path())
+                        path = %crate::http::redact::path(req.uri().path())
                     );
                     let answer = handler.app.call(req).instrument(span);
                     tokio::select! {
@@ -219,7 +219,7 @@ fn log_request(method: &Method, path: &str, status: StatusCode, took: Duration) 
     tracing::info!(
         target: "api::request",
         "{method} {} {} {:.2}ms",
-        crate::redact::path(path),
+        crate::http::redact::path(path),
         status.as_u16(),
         took.as_secs_f64() * 1000.0
     );

@@ -15,7 +15,7 @@ use generator::forms::Invalid;
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::clock::sql_time;
+use crate::domain::clock::sql_time;
 
 /// How long an unpaid gift holds its place in the donor's yearly total.
 pub const HOLD: SignedDuration = SignedDuration::from_mins(10);
@@ -298,7 +298,7 @@ pub fn masked(email: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::Db;
+    use crate::store::db::Db;
     use serde_json::json;
 
     fn rules() -> DonationRules {

@@ -5,8 +5,8 @@ use std::net::IpAddr;
 
 use rusqlite::{Connection, params};
 
-use crate::db::Db;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
+use crate::store::db::Db;
 
 /// What happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

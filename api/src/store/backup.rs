@@ -106,7 +106,7 @@ mod tests {
     #[tokio::test]
     async fn a_backup_holds_every_committed_row_and_passes_its_check() {
         let dir = tempfile::tempdir().unwrap();
-        let db = crate::db::Db::open(&dir.path().join("site.db")).unwrap();
+        let db = crate::store::db::Db::open(&dir.path().join("site.db")).unwrap();
         for i in 0..20 {
             db.write(move |tx| {
                 tx.execute(

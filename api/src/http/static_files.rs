@@ -32,7 +32,7 @@ use warp::hyper::body::Bytes;
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
-use crate::coding::{accepts, compress};
+use crate::http::coding::{accepts, compress};
 
 /// Folders whose file names carry a content hash: safe to cache forever.
 const IMMUTABLE_PREFIXES: &[&str] = &["assets/", "media/"];

@@ -2,7 +2,7 @@
 //! expired revoked tokens, expiring donations that were never paid, and giving free memory
 //! back to the system.
 
-use crate::donations;
+use crate::domain::donations;
 use crate::state::AppState;
 
 /// One round of housekeeping. Failures are logged; the next round tries again.
@@ -41,17 +41,21 @@ pub async fn run_once(state: &AppState) {
     crate::memory::release_free_memory();
 }
 
-/// Unpaid gifts keep their donor's details for [`crate::erasure::RETENTION`] after they
+/// Unpaid gifts keep their donor's details for [`crate::domain::erasure::RETENTION`] after they
 /// ended, then lose them; completed gifts are kept whole, as the law requires.
 pub async fn redact_unpaid_donations(state: &AppState) {
     let now = state.clock.now();
     let redacted = state
         .db
         .write(move |tx| {
-            let n = crate::erasure::redact_stale(tx, now)?;
+            let n = crate::domain::erasure::redact_stale(tx, now)?;
             if n > 0 {
                 let target = format!("donations:{n}");
-                crate::audit::record_system(tx, crate::audit::Action::Redact, Some(&target))?;
+                crate::domain::audit::record_system(
+                    tx,
+                    crate::domain::audit::Action::Redact,
+                    Some(&target),
+                )?;
             }
             Ok(n)
         })

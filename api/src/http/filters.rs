@@ -8,8 +8,8 @@ use futures_util::{Stream, StreamExt};
 use serde::de::DeserializeOwned;
 use warp::{Filter, Rejection};
 
-use crate::error::ApiError;
-use crate::proxy::ProxyTrust;
+use crate::http::error::ApiError;
+use crate::http::proxy::ProxyTrust;
 
 /// Largest body a public form may send. The longest form (contact: a 5,000-character
 /// message) fits in JSON even in four-byte characters, and in a URL-encoded post, where
@@ -177,7 +177,7 @@ fn is_cross_site(fetch_site: Option<&str>, origin: Option<&str>, host: Option<&s
 }
 
 /// The connection's peer, put in each request's extensions by our server loop
-/// ([`crate::server`]); warp's own `addr::remote()` is only filled by warp's server (and
+/// ([`crate::http::server`]); warp's own `addr::remote()` is only filled by warp's server (and
 /// by `warp::test`).
 #[derive(Debug, Clone, Copy)]
 pub struct PeerAddr(pub SocketAddr);

@@ -18,8 +18,8 @@ use generator::{BuildOptions, Site};
 use tokio::io::AsyncWriteExt;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::db::Db;
-use crate::static_files::StaticFiles;
+use crate::http::static_files::StaticFiles;
+use crate::store::db::Db;
 
 /// Why the public site could not be brought up to date (the post itself is saved).
 pub type Failure = String;

@@ -8,7 +8,7 @@
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::{Connection, params};
 
-use crate::clock::sql_time;
+use crate::domain::clock::sql_time;
 
 /// How long an unpaid gift (failed, canceled, expired) keeps its donor's details.
 pub const RETENTION: SignedDuration = SignedDuration::from_hours(24 * 30);
@@ -92,13 +92,13 @@ pub fn redact_stale(tx: &Connection, now: Timestamp) -> rusqlite::Result<usize> 
 /// An e-mail address for the audit log: enough to match a request to ("j…@example.org"),
 /// not the address the person asked to have forgotten.
 pub fn audit_target(email: &str) -> String {
-    format!("person:{}", crate::redact::email(email.trim()))
+    format!("person:{}", crate::http::redact::email(email.trim()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::Db;
+    use crate::store::db::Db;
 
     #[tokio::test]
     async fn a_person_is_erased_but_their_completed_gifts_stay_whole() {

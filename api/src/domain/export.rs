@@ -8,7 +8,7 @@ use generator::config::SiteConfig;
 use warp::http::{Response as HttpResponse, header};
 use warp::reply::Response;
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 
 /// One export: its kind (in the file name), column headings and rows.
 pub struct Sheet {

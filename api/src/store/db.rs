@@ -24,7 +24,7 @@ use anyhow::Context as _;
 use rusqlite::{Connection, OpenFlags, Savepoint, TransactionBehavior};
 use tokio::sync::oneshot;
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 
 mod embedded {
     refinery::embed_migrations!("migrations");

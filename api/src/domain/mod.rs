@@ -1,0 +1,14 @@
+//! The rules, with no HTTP in them: staff sign-in, the audit log, donations and the card
+//! processor, donors' passes, erasure, exports, blog rebuilds, uploads, and the one clock.
+
+pub mod audit;
+pub mod auth;
+pub mod clock;
+pub mod donations;
+pub mod donor_pass;
+#[cfg(test)]
+mod editor_rules;
+pub mod erasure;
+pub mod export;
+pub mod payments;
+pub mod rebuild;

@@ -1,0 +1,6 @@
+//! SQLite: the connection and its one writer, the migrations, backups, and the housekeeping
+//! that runs every minute.
+
+pub mod backup;
+pub mod db;
+pub mod housekeeping;
