@@ -8,6 +8,7 @@
 //! - [`store`]: SQLite, backups and housekeeping;
 //! - [`config`] and [`state`]: the settings and what every handler can reach.
 
+mod chores;
 pub mod config;
 pub mod domain;
 pub mod http;
@@ -24,15 +25,6 @@ use warp::{Filter, Reply};
 
 pub use state::AppState;
 
-/// Paths the application's own routes answer even where `dist/` might have a file; the
-/// static files' fast path leaves them alone.
-pub fn is_server_route(path: &str) -> bool {
-    ["/api", "/uploads"].iter().any(|prefix| {
-        path.strip_prefix(prefix)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-    })
-}
-
 /// The whole application: API, static site, error mapping and security headers.
 pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     let files = state.static_files.clone();
@@ -42,7 +34,17 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     // other path falls through to the pages the server answers itself (no-script form
     // results, the blog's redirects, previews of unsaved posts, the admin app's shell), the
     // blog's uploaded images, then the static site and its HTML 404 pages.
-    let pages = pages::routes(&state);
+    let pages =
+        pages::form_problems::routes(state.form_problems.clone(), state.config.dist_dir.clone())
+            .or(pages::blog_pages::routes(
+                state.db.clone(),
+                state.config.dist_dir.clone(),
+            ))
+            .unify()
+            .or(pages::previews::routes(state.previews.clone()))
+            .unify()
+            .or(pages::admin_shell::routes(files.clone()))
+            .unify();
     let api = warp::path::full()
         .and(warp::path("api"))
         .and(routes::api(state).recover(http::error::recover).unify())

@@ -100,7 +100,7 @@ async fn serve() -> anyhow::Result<()> {
         let mut tick = tokio::time::interval(Duration::from_secs(60));
         loop {
             tick.tick().await;
-            api::store::housekeeping::run_once(&housekeeping).await;
+            housekeeping.housekeeping().await;
         }
     });
 

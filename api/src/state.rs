@@ -42,8 +42,6 @@ pub struct AppState {
     pub static_files: Arc<StaticFiles>,
     /// The headers every answer carries.
     pub security_headers: Arc<crate::http::security_headers::SecurityHeaders>,
-    /// `/api/blogs` answers, kept until the blog changes.
-    pub blog_answers: Arc<crate::routes::blogs::BlogAnswers>,
 }
 
 impl AppState {
@@ -108,7 +106,6 @@ impl AppState {
             donation_limiter,
             static_files,
             security_headers,
-            blog_answers: Arc::default(),
         })
     }
 }

@@ -692,12 +692,12 @@ async fn unpaid_gifts_lose_their_details_after_thirty_days() {
                 (9900, 'Dee Unpaid', 'dee@example.org', '1 Gone St', 'Springfield', 'IL', '62701', 'failed')",
     )
     .await;
-    api::store::housekeeping::redact_unpaid_donations(&app.state).await;
+    app.state.redact_unpaid_donations().await;
     assert_eq!(app.count("audit_log").await, 0, "nothing is due yet");
     app.state
         .clock
         .advance(std::time::Duration::from_secs(30 * 24 * 3600));
-    api::store::housekeeping::redact_unpaid_donations(&app.state).await;
+    app.state.redact_unpaid_donations().await;
     let names: Vec<String> = app
         .db
         .read(|c| {

@@ -482,7 +482,7 @@ async fn a_stranger_learns_nothing_of_a_donors_giving_and_cannot_block_it_for_lo
         .clock
         .advance(std::time::Duration::from_secs(10 * 60));
     d.reserved(json!(25), itemized("x@example.org")).await;
-    api::store::housekeeping::expire_donations(&d.app.state).await;
+    d.app.state.expire_donations().await;
     let statuses: Vec<String> = d
         .app
         .db
@@ -768,7 +768,7 @@ async fn unpaid_gifts_expire_after_their_hold_and_are_canceled_at_stripe() {
     // It stops counting at once, before any sweep.
     d.reserved(json!(10), donor("ha@example.org")).await;
 
-    api::store::housekeeping::expire_donations(&d.app.state).await;
+    d.app.state.expire_donations().await;
     assert_eq!(d.status(id).await, "expired");
     assert_eq!(d.status(fresh).await, "pending");
     assert_eq!(d.fake.intent(&intent).unwrap()["status"], "canceled");

@@ -15,7 +15,7 @@
 //! - Password checks are slow and take 19 MiB each (argon2): at most [`CHECKS_AT_ONCE`] run
 //!   at a time; an attempt that cannot start one within [`CHECK_WAIT`] is told to retry.
 //!
-//! [`admin`] is the one filter every admin route group uses.
+//! The filter every admin route group uses is `signed_in` in `routes/admin`.
 
 use std::collections::{HashMap, VecDeque};
 use std::fs;
@@ -32,12 +32,8 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use warp::{Filter, Rejection};
 
 use crate::config::Config;
-use crate::http::error::ApiError;
-use crate::http::filters::client_ip;
-use crate::state::AppState;
 
 /// How long a session lasts (spec §9: 60 minutes).
 pub const SESSION: Duration = Duration::from_secs(60 * 60);
@@ -305,53 +301,6 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
         .with_context(|| format!("Failed to write {}", path.display()))?;
     file.write_all(bytes)
         .with_context(|| format!("Failed to write {}", path.display()))
-}
-
-/// The filter every admin route group puts right after its path and method: a valid,
-/// unrevoked `Authorization: Bearer` token, or `401`.
-pub fn admin(state: AppState) -> impl Filter<Extract = (Admin,), Error = Rejection> + Clone {
-    warp::header::headers_cloned()
-        .and(client_ip(state.config.trust_proxy.clone()))
-        .and_then(move |headers: warp::http::HeaderMap, ip: IpAddr| {
-            let state = state.clone();
-            async move {
-                let unauthorized = |m: &str| Rejection::from(ApiError::Unauthorized(m.to_owned()));
-                // A header that is not even text is as good as none.
-                let Some(header) = headers.get("authorization").and_then(|h| h.to_str().ok())
-                else {
-                    return Err(unauthorized("Sign in to continue."));
-                };
-                // The scheme's name is case-insensitive (RFC 9110 §11.1).
-                let token = header
-                    .split_once(' ')
-                    .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-                    .map(|(_, token)| token.trim())
-                    .filter(|t| !t.is_empty())
-                    .ok_or_else(|| unauthorized("Sign in to continue."))?;
-                let claims = state.auth.verify(token).ok_or_else(|| {
-                    unauthorized("Your session has expired. Please sign in again.")
-                })?;
-                let jti = claims.jti.clone();
-                let revoked: bool = state
-                    .db
-                    .read(move |c| {
-                        c.query_row(
-                            "SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?1)",
-                            [&jti],
-                            |r| r.get(0),
-                        )
-                    })
-                    .await?;
-                if revoked {
-                    return Err(unauthorized("You have signed out. Please sign in again."));
-                }
-                Ok(Admin {
-                    jti: claims.jti,
-                    expires_at: claims.exp,
-                    ip,
-                })
-            }
-        })
 }
 
 #[cfg(test)]

@@ -6,8 +6,6 @@ pub mod auth;
 pub mod clock;
 pub mod donations;
 pub mod donor_pass;
-#[cfg(test)]
-mod editor_rules;
 pub mod erasure;
 pub mod export;
 pub mod payments;

@@ -287,7 +287,7 @@ impl StaticFiles {
             Method::HEAD => true,
             _ => return None,
         };
-        if crate::is_server_route(path) || (path.len() > 1 && path.ends_with('/')) {
+        if is_server_route(path) || (path.len() > 1 && path.ends_with('/')) {
             return None;
         }
         let rel = safe_relative_path(path)?;
@@ -643,6 +643,15 @@ fn server_error() -> Response {
     let mut res = Response::new("Internal Server Error".into());
     *res.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
     res
+}
+
+/// Paths the application's own routes answer even where `dist/` might have a file; the
+/// static files' fast path leaves them alone.
+fn is_server_route(path: &str) -> bool {
+    ["/api", "/uploads"].iter().any(|prefix| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
 }
 
 #[cfg(test)]

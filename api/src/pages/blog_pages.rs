@@ -8,9 +8,12 @@ use warp::http::{HeaderValue, StatusCode, header};
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
-use crate::state::AppState;
+use std::path::PathBuf;
 
-pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+use crate::store::db::Db;
+
+/// The redirects, for the site in `dist` whose posts are in `db`.
+pub fn routes(db: Db, dist: PathBuf) -> BoxedFilter<(Response,)> {
     let get = warp::get().or(warp::head()).unify();
     let first_page = get
         .and(warp::path!("blog" / "page" / "1"))
@@ -18,15 +21,14 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let renamed = get
         .and(warp::path!("blog" / String))
         .and_then(move |slug: String| {
-            let state = state.clone();
+            let db = db.clone();
+            let page = dist.join("blog").join(&slug).join("index.html");
             async move {
                 // A post that exists is the static site's to serve.
-                let page = state.config.dist_dir.join("blog").join(&slug).join("index.html");
                 if slug.starts_with('.') || slug.contains(['/', '\\']) || page.is_file() {
                     return Err(warp::reject::not_found());
                 }
-                let target: Option<String> = state
-                    .db
+                let target: Option<String> = db
                     .read(move |c| {
                         c.query_row(
                             "SELECT p.slug FROM blog_slug_redirects r JOIN blog_posts p ON p.id = r.post_id \

@@ -5,10 +5,9 @@
 //!
 //! `GET /forms/{slug}/problem/{id}` renders one into the shell the generator wrote.
 
-use std::collections::HashMap;
-use std::path::Path;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
 
 use generator::form_pages::{self, Problem};
 use generator::forms::{self, Form};
@@ -17,23 +16,24 @@ use warp::http::{Response as HttpResponse, StatusCode, header};
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
-use crate::state::AppState;
+use crate::store::expiring::Expiring;
 
 /// Long enough to read the message, fix a field and send again.
 const KEEP_FOR: Duration = Duration::from_secs(30 * 60);
 /// Bounds memory whatever is posted: the oldest go first.
 const MOST_KEPT: usize = 1000;
 
-struct Entry {
-    form: &'static str,
-    problem: Problem,
-    made: Instant,
+/// The refused submissions waiting to be shown, each with the form it was sent to.
+pub struct FormProblems {
+    store: Expiring<(&'static str, Problem)>,
 }
 
-/// The refused submissions waiting to be shown.
-#[derive(Default)]
-pub struct FormProblems {
-    entries: Mutex<HashMap<String, Entry>>,
+impl Default for FormProblems {
+    fn default() -> Self {
+        FormProblems {
+            store: Expiring::new(KEEP_FOR, MOST_KEPT),
+        }
+    }
 }
 
 impl FormProblems {
@@ -54,53 +54,33 @@ impl FormProblems {
                 *value = value.chars().take(most).collect();
             }
         }
-        let id = format!("{:032x}", rand::random::<u128>());
-        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        entries.retain(|_, e| e.made.elapsed() < KEEP_FOR);
-        while entries.len() >= MOST_KEPT {
-            let oldest = entries
-                .iter()
-                .min_by_key(|(_, e)| e.made)
-                .map(|(k, _)| k.clone());
-            match oldest {
-                Some(key) => entries.remove(&key),
-                None => break,
-            };
-        }
-        entries.insert(
-            id.clone(),
-            Entry {
-                form: form.slug,
-                problem,
-                made: Instant::now(),
-            },
-        );
-        id
+        self.store.keep((form.slug, problem))
     }
 
     /// The problem kept under `id` for `form`, if it has not expired.
     pub fn find(&self, form: &Form, id: &str) -> Option<Problem> {
-        let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        entries
+        self.store
             .get(id)
-            .filter(|e| e.form == form.slug && e.made.elapsed() < KEEP_FOR)
-            .map(|e| e.problem.clone())
+            .filter(|(slug, _)| *slug == form.slug)
+            .map(|(_, problem)| problem)
     }
 }
 
-/// `GET /forms/{slug}/problem/{id}`
-pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    let dist = state.config.dist_dir.clone();
+/// `GET /forms/{slug}/problem/{id}`, rendered into the shells the generator wrote in `dist`.
+pub fn routes(problems: Arc<FormProblems>, dist: PathBuf) -> BoxedFilter<(Response,)> {
     warp::get()
         .and(warp::path!("forms" / String / "problem" / String))
         .and_then(move |slug: String, id: String| {
-            let state = state.clone();
+            let problem = forms::ALL
+                .iter()
+                .find(|f| f.slug == slug)
+                .map(|form| (form, problems.find(form, &id)));
             let dist = dist.clone();
             async move {
-                let Some(form) = forms::ALL.iter().find(|f| f.slug == slug) else {
+                let Some((form, problem)) = problem else {
                     return Err(warp::reject::not_found());
                 };
-                Ok::<_, Rejection>(page(&dist, form, state.form_problems.find(form, &id)).await)
+                Ok::<_, Rejection>(page(&dist, form, problem).await)
             }
         })
         .boxed()
@@ -184,6 +164,5 @@ mod tests {
             store.find(&CONTACT, &first).is_none(),
             "the oldest made room"
         );
-        assert_eq!(store.entries.lock().unwrap().len(), MOST_KEPT);
     }
 }

@@ -9,16 +9,15 @@
 //! Answers are `Cache-Control: no-store` and `X-Robots-Tag: noindex`; the page itself
 //! carries `<meta name="robots" content="noindex">`.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use warp::Filter;
 use warp::filters::BoxedFilter;
 use warp::http::{Response as HttpResponse, StatusCode, header};
 use warp::reply::Response;
 
-use crate::state::AppState;
+use crate::store::expiring::Expiring;
 
 /// Long enough for the tab to open, short enough that a leaked address is soon useless.
 const KEEP_FOR: Duration = Duration::from_secs(10 * 60);
@@ -33,59 +32,37 @@ const EXPIRED_PAGE: &str = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta c
 <main>\n<h1>Preview expired</h1>\n<p>A preview lasts 10 minutes. \
 Press Preview in the editor again to see the post as it is now.</p>\n</main>\n</body>\n</html>\n";
 
-struct Entry {
-    html: String,
-    made: Instant,
+/// The previews waiting to be opened.
+pub struct Previews {
+    store: Expiring<String>,
 }
 
-/// The previews waiting to be opened.
-#[derive(Default)]
-pub struct Previews {
-    entries: Mutex<HashMap<String, Entry>>,
+impl Default for Previews {
+    fn default() -> Self {
+        Previews {
+            store: Expiring::new(KEEP_FOR, MOST_KEPT),
+        }
+    }
 }
 
 impl Previews {
     /// Keeps a rendered page and returns the address it can be opened at for a while.
     pub fn keep(&self, html: String) -> String {
-        let name = format!("{:032x}", rand::random::<u128>());
-        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        entries.retain(|_, e| e.made.elapsed() < KEEP_FOR);
-        while entries.len() >= MOST_KEPT {
-            let oldest = entries
-                .iter()
-                .min_by_key(|(_, e)| e.made)
-                .map(|(k, _)| k.clone());
-            match oldest {
-                Some(key) => entries.remove(&key),
-                None => break,
-            };
-        }
-        entries.insert(
-            name.clone(),
-            Entry {
-                html,
-                made: Instant::now(),
-            },
-        );
-        format!("{PATH_PREFIX}{name}")
+        format!("{PATH_PREFIX}{}", self.store.keep(html))
     }
 
     /// The page kept under `name`; `None` once expired (or crowded out).
     pub fn get(&self, name: &str) -> Option<String> {
-        let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        entries
-            .get(name)
-            .filter(|e| e.made.elapsed() < KEEP_FOR)
-            .map(|e| e.html.clone())
+        self.store.get(name)
     }
 }
 
 /// `GET /admin/preview/{name}`
-pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+pub fn routes(previews: Arc<Previews>) -> BoxedFilter<(Response,)> {
     warp::get()
         .and(warp::path!("admin" / "preview" / String))
         .map(move |name: String| {
-            let found = state.previews.get(&name);
+            let found = previews.get(&name);
             let (status, body) = match found {
                 Some(html) => (StatusCode::OK, html),
                 None => (StatusCode::NOT_FOUND, EXPIRED_PAGE.to_owned()),
@@ -131,21 +108,15 @@ mod tests {
     fn memory_stays_bounded() {
         let previews = Previews::default();
         let first = previews.keep("first".into());
+        let mut last = String::new();
         for _ in 0..MOST_KEPT {
-            previews.keep("x".into());
+            last = previews.keep("x".into());
         }
         assert_eq!(previews.get(first.strip_prefix(PATH_PREFIX).unwrap()), None);
-        assert_eq!(previews.entries.lock().unwrap().len(), MOST_KEPT);
-    }
-
-    #[test]
-    fn an_expired_preview_is_gone() {
-        let previews = Previews::default();
-        let url = previews.keep("old".into());
-        let name = url.strip_prefix(PATH_PREFIX).unwrap().to_owned();
-        if let Some(entry) = previews.entries.lock().unwrap().get_mut(&name) {
-            entry.made = Instant::now() - KEEP_FOR - Duration::from_secs(1);
-        }
-        assert_eq!(previews.get(&name), None);
+        assert!(
+            previews
+                .get(last.strip_prefix(PATH_PREFIX).unwrap())
+                .is_some()
+        );
     }
 }

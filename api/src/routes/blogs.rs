@@ -22,7 +22,7 @@ use warp::{Filter, Rejection};
 
 use crate::http::coding::{Coding, preferred_coding};
 use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::store::db::Db;
 
 /// Posts a page by default (spec §9) and at most.
 const DEFAULT_LIMIT: i64 = 5;
@@ -63,7 +63,7 @@ impl Weighter<Key, Answer> for BodyWeight {
 }
 
 /// The answers built so far (see the module's documentation).
-pub struct BlogAnswers {
+struct BlogAnswers {
     cache: Cache<Key, Answer, BodyWeight>,
 }
 
@@ -75,19 +75,21 @@ impl Default for BlogAnswers {
     }
 }
 
-pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+/// The routes, answering from `db`, with their own cache of built answers.
+pub fn routes(db: Db) -> BoxedFilter<(Response,)> {
+    let answers = Arc::new(BlogAnswers::default());
     let list = warp::path!("blogs")
         .and(warp::get())
         .and(warp::query::<HashMap<String, String>>())
         .and(warp::header::optional::<String>("accept-encoding"))
         .and_then({
-            let state = state.clone();
-            move |query, accept| list(state.clone(), query, accept)
+            let (db, answers) = (db.clone(), answers.clone());
+            move |query, accept| list(db.clone(), answers.clone(), query, accept)
         });
     let one = warp::path!("blogs" / String)
         .and(warp::get())
         .and(warp::header::optional::<String>("accept-encoding"))
-        .and_then(move |slug, accept| one(state.clone(), slug, accept));
+        .and_then(move |slug, accept| one(db.clone(), answers.clone(), slug, accept));
     list.or(one).unify().boxed()
 }
 
@@ -154,12 +156,12 @@ fn build(c: &Connection, request: &Request) -> rusqlite::Result<(Version, Option
 
 /// The answer to `request` in `coding`, from the cache or built now.
 async fn answer(
-    state: &AppState,
+    db: &Db,
+    answers: &BlogAnswers,
     request: Request,
     coding: Option<Coding>,
 ) -> Result<Option<Response>, ApiError> {
-    let answers: Arc<BlogAnswers> = state.blog_answers.clone();
-    let (count, newest) = state.db.read(version).await?;
+    let (count, newest) = db.read(version).await?;
     let key = (count, newest, request.clone(), coding);
     if let Some(answer) = answers.cache.get(&key) {
         return Ok(Some(response(answer)));
@@ -172,8 +174,7 @@ async fn answer(
     if let Some(answer) = answers.cache.get(&key) {
         return Ok(Some(response(answer)));
     }
-    let built = state
-        .db
+    let built = db
         .read(move |c| {
             let (version, body) = build(c, &request)?;
             let Some(body) = body else {
@@ -219,7 +220,8 @@ fn response(Answer { body, coding }: Answer) -> Response {
 
 /// GET /api/blogs?limit&offset -> `{blogs, total, hasMore}`: published posts, newest first.
 async fn list(
-    state: AppState,
+    db: Db,
+    answers: Arc<BlogAnswers>,
     query: HashMap<String, String>,
     accept: Option<String>,
 ) -> Result<Response, Rejection> {
@@ -227,15 +229,20 @@ async fn list(
     let offset = number(&query, "offset", 0, 0..=i64::from(i32::MAX))?;
     let coding = preferred_coding(accept.as_deref());
     let request = Request::Page { limit, offset };
-    Ok(answer(&state, request, coding)
+    Ok(answer(&db, &answers, request, coding)
         .await?
         .expect("a page always has an answer"))
 }
 
 /// GET /api/blogs/{slug}: a published post, else 404.
-async fn one(state: AppState, slug: String, accept: Option<String>) -> Result<Response, Rejection> {
+async fn one(
+    db: Db,
+    answers: Arc<BlogAnswers>,
+    slug: String,
+    accept: Option<String>,
+) -> Result<Response, Rejection> {
     let coding = preferred_coding(accept.as_deref());
-    answer(&state, Request::Post(slug), coding)
+    answer(&db, &answers, Request::Post(slug), coding)
         .await?
         .ok_or_else(|| ApiError::NotFound("Blog Post Not Found".into()).into())
 }

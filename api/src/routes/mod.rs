@@ -29,7 +29,7 @@ pub fn api(state: AppState) -> BoxedFilter<(Response,)> {
         .unify()
         .or(stripe_webhook::routes(state.clone()))
         .unify()
-        .or(blogs::routes(state))
+        .or(blogs::routes(state.db.clone()))
         .unify()
         .or(openapi::routes())
         .unify()

@@ -3,4 +3,5 @@
 
 pub mod backup;
 pub mod db;
+pub mod expiring;
 pub mod housekeeping;

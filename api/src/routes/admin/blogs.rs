@@ -20,7 +20,7 @@ use warp::{Filter, Rejection};
 
 use super::json;
 use crate::domain::audit::{self, Action};
-use crate::domain::auth::{self, Admin};
+use crate::domain::auth::Admin;
 use crate::domain::export::{self, Sheet};
 use crate::http::error::ApiError;
 use crate::http::filters::{json_body, limited_body, parse_id};
@@ -252,7 +252,7 @@ impl Fields {
 }
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    let admin = auth::admin(state.clone());
+    let admin = super::signed_in(state.clone());
     let with_state = {
         let state = state.clone();
         warp::any().map(move || state.clone())

@@ -11,7 +11,7 @@ use warp::{Filter, Rejection};
 
 use super::{dollars, json};
 use crate::domain::audit::{self, Action};
-use crate::domain::auth::{self, Admin};
+use crate::domain::auth::Admin;
 use crate::domain::export::{self, Sheet};
 use crate::http::error::ApiError;
 use crate::state::AppState;
@@ -75,7 +75,7 @@ impl Order {
 }
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    let admin = auth::admin(state.clone());
+    let admin = super::signed_in(state.clone());
     let list = warp::path!("donations")
         .and(warp::get())
         .and(admin.clone())

@@ -9,7 +9,7 @@ use warp::{Filter, Rejection};
 
 use super::json;
 use crate::domain::audit::{self, Action};
-use crate::domain::auth::{self, Admin};
+use crate::domain::auth::Admin;
 use crate::domain::erasure;
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
@@ -24,7 +24,7 @@ struct Request {
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     warp::path!("erase")
         .and(warp::post())
-        .and(auth::admin(state.clone()))
+        .and(super::signed_in(state.clone()))
         .and(json_body::<Request>(4 * 1024))
         .and_then(move |admin, request| erase(state.clone(), admin, request))
         .boxed()

@@ -11,7 +11,7 @@ use warp::{Filter, Rejection};
 
 use super::{json, success};
 use crate::domain::audit::{self, Action};
-use crate::domain::auth::{self, Admin, NotChecked};
+use crate::domain::auth::{Admin, NotChecked};
 use crate::http::error::ApiError;
 use crate::http::filters::{client_ip, json_body};
 use crate::state::AppState;
@@ -37,7 +37,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         });
     let logout = warp::path!("logout")
         .and(warp::post())
-        .and(auth::admin(state.clone()))
+        .and(super::signed_in(state.clone()))
         .and_then(move |admin| logout(state.clone(), admin));
     login.or(logout).unify().boxed()
 }

@@ -10,7 +10,7 @@ use warp::{Filter, Rejection};
 
 use super::{json, success};
 use crate::domain::audit::{self, Action};
-use crate::domain::auth::{self, Admin};
+use crate::domain::auth::Admin;
 use crate::domain::export::{self, Sheet};
 use crate::http::error::ApiError;
 use crate::http::filters::parse_id;
@@ -112,7 +112,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 }
 
 fn kind_routes(kind: &'static Kind, state: AppState) -> BoxedFilter<(Response,)> {
-    let admin = auth::admin(state.clone());
+    let admin = super::signed_in(state.clone());
     let list = warp::path(kind.path)
         .and(warp::path::end())
         .and(warp::get())
