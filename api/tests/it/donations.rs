@@ -3,11 +3,9 @@
 //! the last dollars of a limit, card testers); Stripe's events move a gift once and only
 //! forward, and only when signed.
 
-mod common;
-
+use crate::common::{TestApp, message};
 use api::config::Config;
 use api::domain::payments::StripeConfig;
-use common::{TestApp, message};
 use fake_stripe::{FakeStripe, Outcome};
 use serde_json::{Value, json};
 

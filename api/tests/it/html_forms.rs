@@ -2,9 +2,7 @@
 //! to a thank-you page or to a page with the refusal and the visitor's input; cross-site
 //! posts refused; and bodies sent in chunks.
 
-mod common;
-
-use common::{TestApp, location, message, text};
+use crate::common::{TestApp, location, message, text};
 
 #[tokio::test]
 async fn a_form_post_is_stored_and_sent_to_the_thank_you_page() {

@@ -1,9 +1,7 @@
 //! Blog posts through the admin API: saving is never blocked, slugs are always found,
 //! publishing sets the date once, and nothing unsafe is ever stored.
 
-mod common;
-
-use common::{TestApp, message};
+use crate::common::{TestApp, message};
 use serde_json::{Value, json};
 
 async fn create(app: &TestApp, token: &str, body: Value) -> Value {
@@ -393,7 +391,7 @@ async fn the_list_is_most_recently_updated_first_and_exports_guard_formulas() {
 
 #[tokio::test]
 async fn no_xss_payload_survives_a_save() {
-    let corpus = include_str!("../../generator/tests/fixtures/xss-payloads.txt");
+    let corpus = include_str!("../../../generator/tests/fixtures/xss-payloads.txt");
     let payloads: Vec<&str> = corpus
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))

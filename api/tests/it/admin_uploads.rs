@@ -1,9 +1,7 @@
 //! Blog image uploads through the route: what is accepted is cleaned, stored once and
 //! served; what is refused leaves nothing behind.
 
-mod common;
-
-use common::{TestApp, message};
+use crate::common::{TestApp, message};
 
 const BOUNDARY: &str = "----acp-test-boundary";
 

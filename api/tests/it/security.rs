@@ -1,10 +1,8 @@
 //! What the server does against hostile clients, over the routes (the raw-socket ones are
 //! in real_server.rs): forged proxy headers.
 
-mod common;
-
+use crate::common::TestApp;
 use api::http::proxy::ProxyTrust;
-use common::TestApp;
 
 /// A newsletter signup from `peer`, saying it is from `forwarded`.
 async fn signup(app: &TestApp, peer: [u8; 4], forwarded: &str, n: usize) -> u16 {
@@ -300,9 +298,9 @@ async fn bodies_must_be_the_objects_the_contract_names() {
             .await;
         assert_eq!(res.status(), 400, "{body}");
         assert!(
-            common::message(&res).contains(expected),
+            crate::common::message(&res).contains(expected),
             "{body}: {}",
-            common::message(&res)
+            crate::common::message(&res)
         );
     }
     assert_eq!(
@@ -338,7 +336,7 @@ async fn bodies_must_be_the_objects_the_contract_names() {
     ] {
         let res = app.post_json(path, body).await;
         assert_eq!(res.status(), 400, "{path}");
-        assert_eq!(common::message(&res), expected, "{path}");
+        assert_eq!(crate::common::message(&res), expected, "{path}");
     }
     assert_eq!(app.count("newsletter_signups").await, 0);
     // The honeypot is not an unknown field: a bot that fills it is answered like anyone.

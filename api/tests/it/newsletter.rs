@@ -1,6 +1,4 @@
-mod common;
-
-use common::{TestApp, message};
+use crate::common::{TestApp, message};
 
 const PATH: &str = "/api/newsletter-signup";
 

@@ -1,8 +1,6 @@
 //! The admin app's addresses answer the shell the generator wrote, uncached and unindexed.
 
-mod common;
-
-use common::{TestApp, text};
+use crate::common::{TestApp, text};
 
 fn header<'a>(res: &'a warp::http::Response<warp::hyper::body::Bytes>, name: &str) -> &'a str {
     res.headers()

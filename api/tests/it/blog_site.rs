@@ -2,9 +2,7 @@
 //! (create, update, rename, publish, unpublish, delete) rewrites the affected pages before
 //! the reply; renamed posts redirect; the public JSON routes; REBUILD_HOOK; a failed rebuild.
 
-mod common;
-
-use common::{TestApp, message, text};
+use crate::common::{TestApp, message, text};
 use serde_json::{Value, json};
 
 async fn save(app: &TestApp, token: &str, method: &str, path: &str, body: Value) -> Value {

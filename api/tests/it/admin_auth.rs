@@ -1,11 +1,9 @@
 //! Staff sign-in, sessions and the auth filter every admin route sits behind.
 
-mod common;
-
+use crate::common::{ADMIN_ROUTES, TestApp, message};
 use api::config::Config;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use common::{ADMIN_ROUTES, TestApp, message};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};

@@ -1,6 +1,5 @@
 //! Helpers for the generator's integration tests (the fixture project itself is in
 //! `generator::fixture`, shared with the api's tests).
-#![allow(dead_code)]
 
 use std::fs;
 

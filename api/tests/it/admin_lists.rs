@@ -1,9 +1,7 @@
 //! What staff see of visitors' submissions and donations: lists, deletes, sorting and the
 //! CSV exports, each compared with the database.
 
-mod common;
-
-use common::{TestApp, message};
+use crate::common::{TestApp, message};
 use serde_json::{Value, json};
 
 /// Arranges a few rows of every kind, some with values a spreadsheet would run.

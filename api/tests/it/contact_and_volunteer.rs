@@ -1,6 +1,4 @@
-mod common;
-
-use common::{TestApp, message};
+use crate::common::{TestApp, message};
 
 #[tokio::test]
 async fn a_contact_message_is_stored() {

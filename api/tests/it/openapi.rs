@@ -1,9 +1,7 @@
 //! The OpenAPI description and the server agree: every route the server answers is in it,
 //! and every operation in it is answered.
 
-mod common;
-
-use common::{ADMIN_ROUTES, TestApp};
+use crate::common::{ADMIN_ROUTES, TestApp};
 use serde_json::{Value, json};
 
 const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];

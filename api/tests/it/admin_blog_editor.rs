@@ -1,9 +1,7 @@
 //! What the blog editor asks of the server besides saving: the slug a save would give, and
 //! one-time previews of unsaved posts rendered exactly as the public page will be.
 
-mod common;
-
-use common::{TestApp, message, text};
+use crate::common::{TestApp, message, text};
 use serde_json::{Value, json};
 
 async fn create(app: &TestApp, token: &str, body: Value) -> Value {

@@ -2,12 +2,10 @@
 //! search engine would get. Islands are rendered by a stand-in for node here; the
 //! end-to-end tests exercise the real renderer.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::{EchoRenderer, json_ld, project, read};
+use crate::common::{EchoRenderer, json_ld, project, read};
 
 #[test]
 fn builds_the_home_page_with_metadata_islands_and_assets() {

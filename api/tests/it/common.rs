@@ -1,5 +1,4 @@
 //! A real app over a real (temporary) SQLite file and a small dist folder.
-#![allow(dead_code)]
 
 use api::AppState;
 use api::config::Config;

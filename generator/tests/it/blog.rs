@@ -2,13 +2,11 @@
 //! their metadata, the feed and the sitemap; and the api's incremental path, which must
 //! write exactly what a full build writes, atomically.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use common::{EchoRenderer, database, json_ld, project, publish_posts, read};
+use crate::common::{EchoRenderer, database, json_ld, project, publish_posts, read};
 use generator::blog::{self, Blog};
 use generator::{BuildOptions, Site};
 
@@ -269,7 +267,7 @@ fn the_feed_is_atom_with_the_newest_twenty_posts_in_full() {
 fn uploaded_images_are_responsive_and_sized_in_posts() {
     let (_tmp, opts) = project();
     fs::create_dir_all(opts.data_dir.join("uploads")).unwrap();
-    common::image(
+    crate::common::image(
         opts.data_dir.join("uploads/0123456789abcdef0123.jpg"),
         1600,
         900,

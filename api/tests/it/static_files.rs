@@ -1,6 +1,4 @@
-mod common;
-
-use common::TestApp;
+use crate::common::TestApp;
 
 #[tokio::test]
 async fn pages_are_served_by_route_with_revalidation_and_security_headers() {

@@ -1,0 +1,19 @@
+//! Every integration test of the crate, in one binary (one link instead of one per file).
+
+mod common;
+
+mod admin_auth;
+mod admin_blog_editor;
+mod admin_blogs;
+mod admin_lists;
+mod admin_shell;
+mod admin_uploads;
+mod blog_site;
+mod contact_and_volunteer;
+mod donations;
+mod html_forms;
+mod newsletter;
+mod openapi;
+mod real_server;
+mod security;
+mod static_files;
