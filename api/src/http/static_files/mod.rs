@@ -17,13 +17,11 @@
 //! cache bounded in bytes (`STATIC_CACHE_MB`); a file that does not fit is read per request.
 
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::UNIX_EPOCH;
 
 use arc_swap::ArcSwap;
-use percent_encoding::percent_decode_str;
 use quick_cache::Weighter;
 use quick_cache::sync::Cache;
 use warp::filters::BoxedFilter;
@@ -33,6 +31,11 @@ use warp::reply::Response;
 use warp::{Filter, Rejection};
 
 use crate::http::coding::{accepts, compress};
+
+mod index;
+mod paths;
+
+use paths::{is_server_route, normalised, redirect, safe_relative_path, server_error};
 
 /// Folders whose file names carry a content hash: safe to cache forever.
 const IMMUTABLE_PREFIXES: &[&str] = &["assets/", "media/"];
@@ -119,161 +122,6 @@ impl StaticFiles {
         tracing::debug!(files = count, dist = %files.dist.display(), "static files indexed");
         files
     }
-
-    /// Re-indexes all of `dist/` (on `SIGHUP`, after an outside build) and swaps the new
-    /// index in; returns how many files it holds.
-    pub async fn reload(self: &Arc<Self>) -> usize {
-        let files = self.clone();
-        tokio::task::spawn_blocking(move || files.reload_now())
-            .await
-            .unwrap_or(0)
-    }
-
-    fn reload_now(&self) -> usize {
-        let _updating = self.updating.lock().unwrap_or_else(|p| p.into_inner());
-        let old = self.index.load_full();
-        let mut found = Vec::new();
-        walk(&self.dist, String::new(), &mut found);
-        let names: std::collections::HashSet<&str> = found.iter().map(String::as_str).collect();
-        let mut files = HashMap::with_capacity(found.len());
-        for rel in &found {
-            if let Some(entry) = self.entry(&old, rel, |sibling| names.contains(sibling)) {
-                files.insert(rel.clone(), Arc::new(entry));
-            }
-        }
-        let count = files.len();
-        self.swap(&old, Index { files });
-        count
-    }
-
-    /// Updates the index for files the server itself rewrote or removed (`rel` paths such
-    /// as `blog/hello/index.html`; their `.br`/`.gz` siblings are looked at too).
-    pub async fn refresh(self: &Arc<Self>, changed: Vec<String>) {
-        let files = self.clone();
-        let _ = tokio::task::spawn_blocking(move || files.refresh_now(&changed)).await;
-    }
-
-    /// [`StaticFiles::refresh`] from blocking code (the rebuild worker makes a new post live
-    /// before it writes the pages that link to it).
-    pub fn refresh_now(&self, changed: &[String]) {
-        let _updating = self.updating.lock().unwrap_or_else(|p| p.into_inner());
-        let old = self.index.load_full();
-        let mut files = old.files.clone();
-        for rel in changed {
-            let Some(rel) = clean_rel(rel) else { continue };
-            for name in [rel.clone(), format!("{rel}.br"), format!("{rel}.gz")] {
-                let exists = |candidate: &str| self.dist.join(candidate).is_file();
-                match self.entry(&old, &name, exists) {
-                    Some(entry) => files.insert(name, Arc::new(entry)),
-                    None => files.remove(&name),
-                };
-            }
-        }
-        self.swap(&old, Index { files });
-    }
-
-    /// The index entry for the file `rel`, or `None` when it is not a file. `exists` says
-    /// whether a sibling is there.
-    fn entry(&self, old: &Index, rel: &str, exists: impl Fn(&str) -> bool) -> Option<Entry> {
-        let plain = self.variant(old, rel, None)?;
-        let mut compressed: Vec<Variant> = CODINGS
-            .iter()
-            .filter(|(ext, _)| exists(&format!("{rel}.{ext}")))
-            .filter_map(|(ext, coding)| self.variant(old, &format!("{rel}.{ext}"), Some(coding)))
-            .collect();
-        let len = usize::try_from(plain.len).unwrap_or(usize::MAX);
-        if compressed.is_empty() && generator::output::worth_compressing(rel, len) {
-            compressed = CODINGS
-                .iter()
-                .map(|(_, coding)| self.on_demand_variant(old, rel, &plain, coding))
-                .collect();
-        }
-        Some(Entry {
-            content_type: content_type(rel),
-            immutable: IMMUTABLE_PREFIXES.iter().any(|p| rel.starts_with(p)),
-            plain,
-            compressed,
-        })
-    }
-
-    fn variant(&self, old: &Index, rel: &str, coding: Option<&'static str>) -> Option<Variant> {
-        let path = self.dist.join(rel);
-        let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
-        let len = meta.len();
-        let mtime = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos());
-        // The same bytes keep their cache key; changed ones get a new key (the old body
-        // is dropped from the cache when the index is swapped).
-        let base = rel.strip_suffix(".br").or_else(|| rel.strip_suffix(".gz"));
-        let previous = match coding {
-            None => old.files.get(rel).map(|e| &e.plain),
-            Some(_) => base
-                .and_then(|b| old.files.get(b))
-                .and_then(|e| e.compressed.iter().find(|v| v.coding == coding)),
-        };
-        let id = previous
-            .filter(|v| v.len == len && v.mtime == mtime)
-            .map_or_else(|| self.next_id.fetch_add(1, Ordering::Relaxed), |v| v.id);
-        let etag = format!(
-            "\"{len:x}-{mtime:x}{}\"",
-            coding.map(|c| format!("-{c}")).unwrap_or_default()
-        );
-        Some(Variant {
-            id,
-            path,
-            len,
-            mtime,
-            etag: HeaderValue::from_str(&etag).ok()?,
-            coding,
-            on_demand: false,
-        })
-    }
-
-    /// `plain` (the file `rel`) in `coding`, made when first asked for. It keeps its cache key
-    /// as long as the file is unchanged, like a file on disk.
-    fn on_demand_variant(
-        &self,
-        old: &Index,
-        rel: &str,
-        plain: &Variant,
-        coding: &'static str,
-    ) -> Variant {
-        let id = old
-            .files
-            .get(rel)
-            .and_then(|e| {
-                e.compressed
-                    .iter()
-                    .find(|v| v.on_demand && v.coding == Some(coding))
-            })
-            .filter(|v| v.len == plain.len && v.mtime == plain.mtime)
-            .map_or_else(|| self.next_id.fetch_add(1, Ordering::Relaxed), |v| v.id);
-        // The plain ETag with the coding added inside its quotes: `"1a2b-3c4d-br"`.
-        let quoted = plain.etag.to_str().unwrap_or("\"\"");
-        let etag = format!("{}-{coding}\"", quoted.trim_end_matches('"'));
-        Variant {
-            id,
-            coding: Some(coding),
-            on_demand: true,
-            etag: HeaderValue::from_str(&etag).unwrap_or_else(|_| plain.etag.clone()),
-            ..plain.clone()
-        }
-    }
-
-    /// Puts `new` in place and forgets the cached bodies no entry refers to any more.
-    fn swap(&self, old: &Index, new: Index) {
-        if let Some(cache) = &self.cache {
-            let live: std::collections::HashSet<u64> = new.variant_ids().collect();
-            for id in old.variant_ids().filter(|id| !live.contains(id)) {
-                cache.remove(&id);
-            }
-        }
-        self.index.store(Arc::new(new));
-    }
-
     /// The fast path: the answer for a `GET` or `HEAD` of a file that exists (200 or 304),
     /// or `None` for everything else (which then goes through the application's routes).
     pub async fn serve_existing(
@@ -498,26 +346,6 @@ impl StaticFiles {
     }
 }
 
-impl Index {
-    /// The file for a decoded relative path: the file itself, or the folder's `index.html`.
-    fn find(&self, rel: &str) -> Option<Arc<Entry>> {
-        if rel.is_empty() {
-            return self.files.get("index.html").cloned();
-        }
-        self.files
-            .get(rel)
-            .or_else(|| self.files.get(&format!("{rel}/index.html")))
-            .cloned()
-    }
-
-    fn variant_ids(&self) -> impl Iterator<Item = u64> + '_ {
-        self.files
-            .values()
-            .flat_map(|e| std::iter::once(&e.plain).chain(&e.compressed))
-            .map(|v| v.id)
-    }
-}
-
 /// The warp route for everything the application's other routes leave: files, trailing
 /// slash redirects and 404 pages.
 pub fn routes(files: Arc<StaticFiles>) -> BoxedFilter<(Response,)> {
@@ -552,106 +380,6 @@ pub fn routes(files: Arc<StaticFiles>) -> BoxedFilter<(Response,)> {
             },
         )
         .boxed()
-}
-
-/// Hidden folders indexed all the same: the server answers from them itself (the admin app's
-/// shell, for `/admin` and its routes), while URLs never reach hidden paths.
-const SERVER_ONLY_DIRS: &[&str] = &[".admin"];
-
-/// Every file under `dir`, as paths relative to the root joined with `/`; hidden files and
-/// folders (the form shells in `.forms/`, temporary files) are left out, but for
-/// [`SERVER_ONLY_DIRS`].
-fn walk(dir: &Path, prefix: String, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if name.starts_with('.') && !(prefix.is_empty() && SERVER_ONLY_DIRS.contains(&name)) {
-            continue;
-        }
-        let rel = if prefix.is_empty() {
-            name.to_owned()
-        } else {
-            format!("{prefix}/{name}")
-        };
-        match entry.file_type() {
-            Ok(t) if t.is_dir() => walk(&entry.path(), rel, out),
-            // A symlink counts when it points at a file (checked when its entry is made).
-            Ok(_) => out.push(rel),
-            Err(_) => {}
-        }
-    }
-}
-
-/// A path the generator reports, checked like a request's.
-fn clean_rel(rel: &str) -> Option<String> {
-    safe_relative_path(&format!("/{rel}")).filter(|r| !r.is_empty())
-}
-
-/// Decodes the URL path into `a/b/c` and refuses anything that could leave `dist` or reach
-/// hidden files.
-fn safe_relative_path(raw: &str) -> Option<String> {
-    let decoded = percent_decode_str(raw).decode_utf8().ok()?;
-    if decoded.contains('\0') || decoded.contains('\\') {
-        return None;
-    }
-    let mut parts = Vec::new();
-    for part in decoded.split('/').filter(|p| !p.is_empty()) {
-        if part.starts_with('.')
-            || !Path::new(part)
-                .components()
-                .all(|c| matches!(c, Component::Normal(_)))
-        {
-            return None;
-        }
-        parts.push(part);
-    }
-    Some(parts.join("/"))
-}
-
-/// `raw` (still percent-encoded) without empty segments: `//a///b/` is `a/b`.
-fn normalised(raw: &str) -> String {
-    raw.split('/')
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-fn content_type(rel: &str) -> HeaderValue {
-    let mime = mime_guess::from_path(rel).first_or_octet_stream();
-    let value =
-        if mime.type_() == "text" || mime.subtype() == "javascript" || mime.subtype() == "json" {
-            format!("{mime}; charset=utf-8")
-        } else {
-            mime.to_string()
-        };
-    HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static("application/octet-stream"))
-}
-
-fn redirect(location: &str) -> Response {
-    let mut res = Response::new(Bytes::new().into());
-    *res.status_mut() = StatusCode::PERMANENT_REDIRECT;
-    if let Ok(value) = HeaderValue::from_str(location) {
-        res.headers_mut().insert(header::LOCATION, value);
-    }
-    res
-}
-
-fn server_error() -> Response {
-    let mut res = Response::new("Internal Server Error".into());
-    *res.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
-    res
-}
-
-/// Paths the application's own routes answer even where `dist/` might have a file; the
-/// static files' fast path leaves them alone.
-fn is_server_route(path: &str) -> bool {
-    ["/api", "/uploads"].iter().any(|prefix| {
-        path.strip_prefix(prefix)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-    })
 }
 
 #[cfg(test)]
