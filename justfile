@@ -35,12 +35,13 @@ test: deps
     cargo build --quiet -p api -p fake-stripe
     npm --prefix site run test:e2e --silent
 
-# Benchmarks: page weight, static files against nginx, durable signups against a plain loop, the blog's build and publish speed against Hugo, then memory under a mixed load.
+# Benchmarks: page weight, static files against nginx, durable signups against a plain loop, the blog's build and publish speed against Hugo, memory under a mixed load, then hostile clients.
 bench: build
     cargo build --quiet --release -p api -p generator --bins --example plain_writes --example photo
     node bench/run.mjs
     node bench/blog.mjs
     node bench/memory.mjs
+    node bench/hostile.mjs
 
 # A consistent copy of DATA_DIR/site.db (default backups/site-YYYYMMDD-HHMMSS.db), safe while the server runs.
 backup file=("backups/site-" + `date -u +%Y%m%d-%H%M%S` + ".db"):
