@@ -11,10 +11,7 @@ const MOD = process.platform === 'darwin' ? 'Meta' : 'Control';
 const REL = 'rel="noopener noreferrer"';
 
 // A 2×2 PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGM4IacBRAwQCgAgFgQ5YebC6gAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGM4IacBRAwQCgAgFgQ5YebC6gAAAABJRU5ErkJggg==', 'base64');
 const png = (name: string) => ({ name, mimeType: 'image/png', buffer: PNG });
 const tooBig = { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024) };
 const wrongType = { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') };
@@ -34,9 +31,15 @@ function addPost(db: Db, title: string, fields: Record<string, string | null> = 
 }
 
 const stored = (db: Db, id: number) =>
-  db.query<{ title: string; slug: string; status: string; content: string; excerpt: string | null; featured_image: string | null; featured_image_alt: string | null }>(
-    `SELECT title, slug, status, content, excerpt, featured_image, featured_image_alt FROM blog_posts WHERE id = ${id}`,
-  )[0];
+  db.query<{
+    title: string;
+    slug: string;
+    status: string;
+    content: string;
+    excerpt: string | null;
+    featured_image: string | null;
+    featured_image_alt: string | null;
+  }>(`SELECT title, slug, status, content, excerpt, featured_image, featured_image_alt FROM blog_posts WHERE id = ${id}`)[0];
 
 /** Records every toast that appears from now on (one is on screen at a time, and the
  *  "missing" warning replaces the success toast after half a second). */
@@ -45,7 +48,9 @@ async function recordToasts(page: Page): Promise<() => Promise<string[]>> {
     const seen: string[] = [];
     (window as unknown as { seenToasts: string[] }).seenToasts = seen;
     const current = () =>
-      [...document.querySelectorAll('#toaster li')].map((li) => (li.querySelector('.grid') as HTMLElement | null)?.innerText.replace(/\s+/g, ' ').trim() ?? '').join(' | ');
+      [...document.querySelectorAll('#toaster li')]
+        .map((li) => (li.querySelector('.grid') as HTMLElement | null)?.innerText.replace(/\s+/g, ' ').trim() ?? '')
+        .join(' | ');
     let last = current(); // what is on screen already is not news
     new MutationObserver(() => {
       const now = current();
@@ -444,7 +449,10 @@ test('images: the featured image and images in the text, good, too big and of th
 
   await button(page, 'Save Draft').click();
   await expect(toast).toContainText('Blog updated successfully');
-  expect(stored(db, id)).toMatchObject({ featured_image: expect.stringMatching(/^\/uploads\/[0-9a-f]+\.png$/), featured_image_alt: 'A crowd at the statehouse' });
+  expect(stored(db, id)).toMatchObject({
+    featured_image: expect.stringMatching(/^\/uploads\/[0-9a-f]+\.png$/),
+    featured_image_alt: 'A crowd at the statehouse',
+  });
 });
 
 /** A text colour as sRGB channels (the browser may report it as oklch). */
@@ -654,7 +662,8 @@ test('the editor and its dialogs have no accessibility violations at 1440 and 39
   await scanAtBothWidths();
 
   const id = addPost(db, 'Accessible', {
-    content: '<h2>Title</h2><p>Some <strong>text</strong> and <a href="https://example.org/">a link</a>.</p><ul><li>One</li></ul><img src="/uploads/none.png" alt="Chart">',
+    content:
+      '<h2>Title</h2><p>Some <strong>text</strong> and <a href="https://example.org/">a link</a>.</p><ul><li>One</li></ul><img src="/uploads/none.png" alt="Chart">',
     featured_image: '/uploads/none.png',
     featured_image_alt: 'A chart',
   });

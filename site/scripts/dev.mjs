@@ -119,10 +119,7 @@ function startApi() {
         apiChild = null;
         apiSettled(false);
         if (!stopping) {
-          console.error(
-            `The api ${listening ? 'stopped' : 'did not start'} (${why}); ` +
-              'save a file to start it again.',
-          );
+          console.error(`The api ${listening ? 'stopped' : 'did not start'} (${why}); ` + 'save a file to start it again.');
         }
       }
       resolve(false);
@@ -155,7 +152,11 @@ async function stopApi() {
   apiPending();
   const oldAgent = apiAgent;
   apiAgent = new http.Agent({ keepAlive: true });
-  await stopProcess(child, () => child.kill('SIGINT'), () => child.kill('SIGKILL'));
+  await stopProcess(
+    child,
+    () => child.kill('SIGINT'),
+    () => child.kill('SIGKILL'),
+  );
   oldAgent.destroy();
 }
 
@@ -355,12 +356,7 @@ async function rebuildChanged() {
 function ignored(file) {
   const name = path.basename(file);
   return (
-    name.endsWith('~') ||
-    /\.sw[a-p]$/.test(name) ||
-    name.startsWith('.#') ||
-    name === '4913' ||
-    name.endsWith('___jb_tmp___') ||
-    name.endsWith('___jb_old___')
+    name.endsWith('~') || /\.sw[a-p]$/.test(name) || name.startsWith('.#') || name === '4913' || name.endsWith('___jb_tmp___') || name.endsWith('___jb_old___')
   );
 }
 
@@ -392,9 +388,7 @@ function watch() {
  */
 function watchTree(dir, onChange) {
   if (process.platform === 'darwin' || process.platform === 'win32') {
-    const watcher = fs.watch(dir, { recursive: true }, (_event, name) =>
-      onChange(name ? path.join(dir, name.toString()) : dir),
-    );
+    const watcher = fs.watch(dir, { recursive: true }, (_event, name) => onChange(name ? path.join(dir, name.toString()) : dir));
     watcher.on('error', (error) => console.error(`Watching ${dir}: ${error.message}`));
     return { close: () => watcher.close() };
   }
@@ -520,15 +514,11 @@ async function proxy(req, res) {
   const headers = withoutHopByHop(req.headers);
   const client = req.socket.remoteAddress;
   if (client) {
-    headers['x-forwarded-for'] = [headers['x-forwarded-for'], client.replace(/^::ffff:/, '')]
-      .filter(Boolean)
-      .join(', ');
+    headers['x-forwarded-for'] = [headers['x-forwarded-for'], client.replace(/^::ffff:/, '')].filter(Boolean).join(', ');
   }
   // Pages come back uncompressed and never as 304, so the reload script can go in and a
   // reload always shows the newest build.
-  const page =
-    (req.method === 'GET' || req.method === 'HEAD') &&
-    /text\/html/i.test(String(req.headers.accept ?? ''));
+  const page = (req.method === 'GET' || req.method === 'HEAD') && /text\/html/i.test(String(req.headers.accept ?? ''));
   if (page) {
     headers['accept-encoding'] = 'identity';
     delete headers['if-none-match'];
@@ -613,7 +603,11 @@ async function stop() {
   server.closeAllConnections();
   await Promise.all([
     ...[...builds].map((child) =>
-      stopProcess(child, () => killGroup(child, 'SIGTERM'), () => killGroup(child, 'SIGKILL')),
+      stopProcess(
+        child,
+        () => killGroup(child, 'SIGTERM'),
+        () => killGroup(child, 'SIGKILL'),
+      ),
     ),
     stopApi(),
   ]);

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_SORT,
-  formatAmount,
-  formatDay,
-  formatExact,
-  formatPurpose,
-  formatRelative,
-  nextSort,
-  statusBadge,
-} from './format';
+import { DEFAULT_SORT, formatAmount, formatDay, formatExact, formatPurpose, formatRelative, nextSort, statusBadge } from './format';
 
 describe('formatPurpose', () => {
   it('turns snake-case words into capitalised words', () => {

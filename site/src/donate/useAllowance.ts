@@ -9,11 +9,7 @@ import { passHeaders } from './pass';
 import type { Allowance } from './rules';
 
 export type AllowanceState =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'ready'; allowance: Allowance }
-  | { status: 'unknown' }
-  | { status: 'error' };
+  { status: 'idle' } | { status: 'loading' } | { status: 'ready'; allowance: Allowance } | { status: 'unknown' } | { status: 'error' };
 
 /** The summary's answer: the donor's year, or nulls when the server may not tell. */
 type Summary = { [K in keyof Allowance]: number | null };

@@ -41,7 +41,8 @@ interface Props {
 }
 
 type Config = { status: 'loading' } | { status: 'ready'; publishableKey: string | null } | { status: 'error' };
-type Stage = { name: 'details' } | { name: 'payment'; clientSecret: string; ticket: string | null; amountCents: number } | { name: 'done'; amountCents: number | null };
+type Stage =
+  { name: 'details' } | { name: 'payment'; clientSecret: string; ticket: string | null; amountCents: number } | { name: 'done'; amountCents: number | null };
 
 const DONOR_FIELDS = ['donorFirstName', 'donorLastName', 'donorEmail', 'donorAddress', 'donorCity', 'donorState', 'donorZipCode'];
 
@@ -270,17 +271,68 @@ export default function DonateFlow({ idPrefix, rules, copy }: Props) {
       <fieldset className="space-y-5">
         <legend className="field-label text-base">{copy.donorLegend}</legend>
         <div className="grid gap-5 sm:grid-cols-2">
-          <DonorField rule={fieldRule('donorFirstName')} id={id('donorFirstName')} value={values.donorFirstName} onChange={set} invalid={invalid('donorFirstName')} error={error('donorFirstName')} />
-          <DonorField rule={fieldRule('donorLastName')} id={id('donorLastName')} value={values.donorLastName} onChange={set} invalid={invalid('donorLastName')} error={error('donorLastName')} />
+          <DonorField
+            rule={fieldRule('donorFirstName')}
+            id={id('donorFirstName')}
+            value={values.donorFirstName}
+            onChange={set}
+            invalid={invalid('donorFirstName')}
+            error={error('donorFirstName')}
+          />
+          <DonorField
+            rule={fieldRule('donorLastName')}
+            id={id('donorLastName')}
+            value={values.donorLastName}
+            onChange={set}
+            invalid={invalid('donorLastName')}
+            error={error('donorLastName')}
+          />
         </div>
-        <DonorField rule={fieldRule('donorEmail')} id={id('donorEmail')} value={values.donorEmail} onChange={set} invalid={invalid('donorEmail')} error={error('donorEmail')} extraDescribedBy={id('allowance')}>
+        <DonorField
+          rule={fieldRule('donorEmail')}
+          id={id('donorEmail')}
+          value={values.donorEmail}
+          onChange={set}
+          invalid={invalid('donorEmail')}
+          error={error('donorEmail')}
+          extraDescribedBy={id('allowance')}
+        >
           <AllowanceLine id={id('allowance')} state={allowanceState} texts={rules.texts} />
         </DonorField>
-        <DonorField rule={fieldRule('donorAddress')} id={id('donorAddress')} value={values.donorAddress} onChange={set} invalid={invalid('donorAddress')} error={error('donorAddress')} />
+        <DonorField
+          rule={fieldRule('donorAddress')}
+          id={id('donorAddress')}
+          value={values.donorAddress}
+          onChange={set}
+          invalid={invalid('donorAddress')}
+          error={error('donorAddress')}
+        />
         <div className="grid gap-5 sm:grid-cols-[2fr_2fr_1fr]">
-          <DonorField rule={fieldRule('donorCity')} id={id('donorCity')} value={values.donorCity} onChange={set} invalid={invalid('donorCity')} error={error('donorCity')} />
-          <DonorField rule={fieldRule('donorState')} id={id('donorState')} value={values.donorState} onChange={set} invalid={invalid('donorState')} error={error('donorState')} choices={rules.states} />
-          <DonorField rule={fieldRule('donorZipCode')} id={id('donorZipCode')} value={values.donorZipCode} onChange={set} invalid={invalid('donorZipCode')} error={error('donorZipCode')} />
+          <DonorField
+            rule={fieldRule('donorCity')}
+            id={id('donorCity')}
+            value={values.donorCity}
+            onChange={set}
+            invalid={invalid('donorCity')}
+            error={error('donorCity')}
+          />
+          <DonorField
+            rule={fieldRule('donorState')}
+            id={id('donorState')}
+            value={values.donorState}
+            onChange={set}
+            invalid={invalid('donorState')}
+            error={error('donorState')}
+            choices={rules.states}
+          />
+          <DonorField
+            rule={fieldRule('donorZipCode')}
+            id={id('donorZipCode')}
+            value={values.donorZipCode}
+            onChange={set}
+            invalid={invalid('donorZipCode')}
+            error={error('donorZipCode')}
+          />
         </div>
       </fieldset>
 
@@ -291,18 +343,53 @@ export default function DonateFlow({ idPrefix, rules, copy }: Props) {
         </p>
         <div className="grid gap-5 sm:grid-cols-2">
           {EMPLOYMENT_FIELDS.filter((n) => n !== 'contributionPurpose').map((name) => (
-            <DonorField key={name} rule={{ ...fieldRule(name), required: employmentRequired }} id={id(name)} value={values[name]} onChange={set} invalid={invalid(name)} error={error(name)} />
+            <DonorField
+              key={name}
+              rule={{ ...fieldRule(name), required: employmentRequired }}
+              id={id(name)}
+              value={values[name]}
+              onChange={set}
+              invalid={invalid(name)}
+              error={error(name)}
+            />
           ))}
         </div>
-        <DonorField rule={{ ...fieldRule('contributionPurpose'), required: employmentRequired }} id={id('contributionPurpose')} value={values.contributionPurpose} onChange={set} invalid={invalid('contributionPurpose')} error={error('contributionPurpose')} choices={rules.purposes} />
+        <DonorField
+          rule={{ ...fieldRule('contributionPurpose'), required: employmentRequired }}
+          id={id('contributionPurpose')}
+          value={values.contributionPurpose}
+          onChange={set}
+          invalid={invalid('contributionPurpose')}
+          error={error('contributionPurpose')}
+          choices={rules.purposes}
+        />
       </fieldset>
 
       <fieldset className="space-y-4">
         <legend className="field-label text-base">{copy.confirmLegend}</legend>
-        <Checkbox id={id('citizenshipConfirmed')} checked={citizenship} invalid={invalid('citizenshipConfirmed')} error={error('citizenshipConfirmed')} onChange={(on) => { setCitizenship(on); if (problem?.field === 'citizenshipConfirmed') setProblem(null); }}>
+        <Checkbox
+          id={id('citizenshipConfirmed')}
+          checked={citizenship}
+          invalid={invalid('citizenshipConfirmed')}
+          error={error('citizenshipConfirmed')}
+          onChange={(on) => {
+            setCitizenship(on);
+            if (problem?.field === 'citizenshipConfirmed') setProblem(null);
+          }}
+        >
           {copy.citizenshipLabel}
         </Checkbox>
-        <Checkbox id={id('attestationsConfirmed')} checked={attestations} invalid={invalid('attestationsConfirmed')} error={error('attestationsConfirmed')} describedBy={id('attestations')} onChange={(on) => { setAttestations(on); if (problem?.field === 'attestationsConfirmed') setProblem(null); }}>
+        <Checkbox
+          id={id('attestationsConfirmed')}
+          checked={attestations}
+          invalid={invalid('attestationsConfirmed')}
+          error={error('attestationsConfirmed')}
+          describedBy={id('attestations')}
+          onChange={(on) => {
+            setAttestations(on);
+            if (problem?.field === 'attestationsConfirmed') setProblem(null);
+          }}
+        >
           {copy.attestationsLabel}
         </Checkbox>
         <ul id={id('attestations')} className="ml-8 list-disc space-y-1 text-sm text-slate-700">

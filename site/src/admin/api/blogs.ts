@@ -42,8 +42,7 @@ export const blogsQuery = () =>
     queryKey: ['admin', 'blogs'] as const,
     queryFn: () =>
       loadOrFail(
-        async () =>
-          (await adminRequest<{ blogs: BlogPost[] }>('GET', '/api/admin/blogs', undefined, { 'Cache-Control': 'no-cache' })).blogs,
+        async () => (await adminRequest<{ blogs: BlogPost[] }>('GET', '/api/admin/blogs', undefined, { 'Cache-Control': 'no-cache' })).blogs,
         'Failed to fetch blogs',
       ),
   });

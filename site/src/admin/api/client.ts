@@ -20,12 +20,7 @@ async function adminFetch(method: string, url: string, body?: unknown, headers?:
 }
 
 /** An admin call: the parsed JSON answer (null for an empty one). */
-export async function adminRequest<T = unknown>(
-  method: string,
-  url: string,
-  body?: unknown,
-  headers?: Record<string, string>,
-): Promise<T> {
+export async function adminRequest<T = unknown>(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<T> {
   const text = await (await adminFetch(method, url, body, headers)).text();
   return (text ? JSON.parse(text) : null) as T;
 }

@@ -31,10 +31,6 @@ export const donationsExportUrl = '/api/admin/donations/export';
 export const donationsQuery = (sort: SortState) =>
   queryOptions({
     queryKey: ['admin', 'donations', sort] as const,
-    queryFn: () =>
-      loadOrFail(
-        () => adminRequest<Donation[]>('GET', `/api/admin/donations?${new URLSearchParams({ ...sort })}`),
-        'Failed to fetch donations',
-      ),
+    queryFn: () => loadOrFail(() => adminRequest<Donation[]>('GET', `/api/admin/donations?${new URLSearchParams({ ...sort })}`), 'Failed to fetch donations'),
     placeholderData: keepPreviousData,
   });

@@ -6,11 +6,7 @@ import { ApiError } from '../../lib/api';
 import { toast } from '../../lib/toast';
 import { isUnauthorized } from './client';
 
-export function useItemAction<TData>(
-  options: (qc: QueryClient) => UseMutationOptions<TData, Error, number>,
-  failure: string,
-  onDone?: (data: TData) => void,
-) {
+export function useItemAction<TData>(options: (qc: QueryClient) => UseMutationOptions<TData, Error, number>, failure: string, onDone?: (data: TData) => void) {
   const qc = useQueryClient();
   const base = options(qc);
   const mutation = useMutation({

@@ -357,8 +357,7 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
             }}
           />
           <p id={field('content-help')} className="mt-1 text-sm text-slate-700">
-            <span className="tabular-nums">{characters} characters</span>. Content is optional for drafts, recommended for
-            publishing.
+            <span className="tabular-nums">{characters} characters</span>. Content is optional for drafts, recommended for publishing.
           </p>
           <span role="status" className="sr-only">
             {announcedCharacters === initialCharacters ? '' : `Content: ${announcedCharacters} characters`}

@@ -16,8 +16,7 @@ interface Props {
 
 export function LeaveGuard({ isDirty, dirty }: Props) {
   const shouldBlock = useCallback<BlockerFunction>(
-    ({ currentLocation, nextLocation }) =>
-      currentLocation.pathname !== nextLocation.pathname && sessionStore.getState().token !== null && isDirty(),
+    ({ currentLocation, nextLocation }) => currentLocation.pathname !== nextLocation.pathname && sessionStore.getState().token !== null && isDirty(),
     [isDirty],
   );
   const blocker = useBlocker(shouldBlock);
@@ -40,8 +39,7 @@ export function LeaveGuard({ isDirty, dirty }: Props) {
         <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl focus:outline-none">
           <AlertDialog.Title className="font-serif text-xl font-bold text-navy">Leave without saving?</AlertDialog.Title>
           <AlertDialog.Description className="mt-3 text-slate-700">
-            This post has changes that are not saved. They stay in this browser and are offered back when you open the post
-            again.
+            This post has changes that are not saved. They stay in this browser and are offered back when you open the post again.
           </AlertDialog.Description>
           <div className="mt-6 flex flex-wrap justify-end gap-3">
             <AlertDialog.Cancel className="btn btn-outline">Stay</AlertDialog.Cancel>

@@ -30,13 +30,7 @@ export const FAILURE = { save: 'Failed to save blog', publish: 'Failed to publis
  * published). Publish on a saved post that is not live saves unsaved edits first and then
  * calls the publish route; on a new or published post it saves with status published.
  */
-export async function runSave(
-  action: SaveAction,
-  form: BlogForm,
-  saved: BlogPost | null,
-  dirty: boolean,
-  requests: SaveRequests,
-): Promise<SaveOutcome> {
+export async function runSave(action: SaveAction, form: BlogForm, saved: BlogPost | null, dirty: boolean, requests: SaveRequests): Promise<SaveOutcome> {
   const id = saved?.id ?? null;
   if (action === 'draft') {
     try {

@@ -18,9 +18,7 @@ export function ExpiredDialog() {
           }}
         >
           <AlertDialog.Title className="font-serif text-xl font-bold text-navy">Session expired</AlertDialog.Title>
-          <AlertDialog.Description className="mt-3 text-slate-700">
-            Your admin session has expired. Please sign in again.
-          </AlertDialog.Description>
+          <AlertDialog.Description className="mt-3 text-slate-700">Your admin session has expired. Please sign in again.</AlertDialog.Description>
           <div className="mt-6 flex justify-end">
             {/* Cancel, not Action: it takes the focus when the alert opens. */}
             <AlertDialog.Cancel className="btn btn-primary">OK</AlertDialog.Cancel>

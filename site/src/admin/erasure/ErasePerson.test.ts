@@ -3,9 +3,7 @@ import { describeErasure } from './ErasePerson';
 
 describe('describeErasure', () => {
   it('says what went, what was kept and why, in plain words', () => {
-    expect(
-      describeErasure({ contacts: 1, volunteers: 0, newsletters: 2, donationsRedacted: 1, donationsKept: 3, donationsInProgress: 0 }),
-    ).toBe(
+    expect(describeErasure({ contacts: 1, volunteers: 0, newsletters: 2, donationsRedacted: 1, donationsKept: 3, donationsInProgress: 0 })).toBe(
       'Deleted 1 message, 0 volunteer signups, 2 newsletter signups. Removed the details of 1 unpaid gift. Kept 3 completed gifts, as federal law requires.',
     );
     expect(describeErasure({ contacts: 0, volunteers: 0, newsletters: 0, donationsRedacted: 0, donationsKept: 0, donationsInProgress: 2 })).toBe(

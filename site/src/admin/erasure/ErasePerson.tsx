@@ -76,9 +76,8 @@ export function ErasePerson() {
         <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl focus:outline-none">
           <Dialog.Title className="font-serif text-xl font-bold text-navy">Erase a person</Dialog.Title>
           <Dialog.Description className="mt-3 text-slate-700">
-            When someone asks to be forgotten: their contact messages and their volunteer and newsletter signups are deleted,
-            and gifts they never paid lose their details. Completed gifts stay, because federal law requires the committee to
-            keep them. This cannot be undone.
+            When someone asks to be forgotten: their contact messages and their volunteer and newsletter signups are deleted, and gifts they never paid lose
+            their details. Completed gifts stay, because federal law requires the committee to keep them. This cannot be undone.
           </Dialog.Description>
           <form onSubmit={submit} className="mt-5" noValidate>
             <label htmlFor={`${id}-email`} className="field-label">

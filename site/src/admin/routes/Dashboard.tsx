@@ -69,11 +69,7 @@ export function Dashboard() {
         </div>
       </div>
 
-      <Tabs.Root
-        value={tab}
-        onValueChange={(value) => setParams(value === 'contacts' ? {} : { tab: value }, { replace: true })}
-        className="mt-8"
-      >
+      <Tabs.Root value={tab} onValueChange={(value) => setParams(value === 'contacts' ? {} : { tab: value }, { replace: true })} className="mt-8">
         <Tabs.List aria-label="Admin lists" className="flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">
           {trigger('contacts', 'Contacts', counts.contacts)}
           {trigger('volunteers', 'Volunteers', counts.volunteers)}

@@ -56,10 +56,18 @@ export function BlogsTab() {
               <table className="w-full min-w-[40rem] text-left text-sm">
                 <thead className="bg-slate-100 text-ink">
                   <tr>
-                    <th scope="col" className="px-4 py-3 font-semibold">Title</th>
-                    <th scope="col" className="px-4 py-3 font-semibold">Status</th>
-                    <th scope="col" className="px-4 py-3 font-semibold">Published Date</th>
-                    <th scope="col" className="px-4 py-3 font-semibold">Actions</th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Title
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Status
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Published Date
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Actions
+                    </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-200">

@@ -42,8 +42,11 @@ function ContactCard({ contact: c, pending, onDelete }: { contact: Contact; pend
         <>
           <h3 className="text-lg font-semibold break-words text-ink">{c.subject}</h3>
           <p className="text-sm break-words text-slate-700">
-            {c.name} · <a href={`mailto:${c.email}`} className="text-navy underline underline-offset-2">{c.email}</a> ·{' '}
-            <RelativeTime iso={c.createdAt} />
+            {c.name} ·{' '}
+            <a href={`mailto:${c.email}`} className="text-navy underline underline-offset-2">
+              {c.email}
+            </a>{' '}
+            · <RelativeTime iso={c.createdAt} />
           </p>
         </>
       }

@@ -43,13 +43,7 @@ export function DonationsTab({ query, sort, onSort }: Props) {
         {SORTS.map(({ key, label }) => {
           const active = sort.sortBy === key;
           return (
-            <button
-              key={key}
-              type="button"
-              aria-pressed={active}
-              className={`btn px-3 ${active ? 'btn-primary' : 'btn-outline'}`}
-              onClick={() => onSort(key)}
-            >
+            <button key={key} type="button" aria-pressed={active} className={`btn px-3 ${active ? 'btn-primary' : 'btn-outline'}`} onClick={() => onSort(key)}>
               {label}
               {active && (
                 <>
@@ -91,8 +85,10 @@ function DonationCard({ donation: d }: { donation: Donation }) {
             <span className="font-normal text-slate-700"> from {d.donorName}</span>
           </h3>
           <p className="text-sm break-words text-slate-700">
-            <a href={`mailto:${d.donorEmail}`} className="text-navy underline underline-offset-2">{d.donorEmail}</a> ·{' '}
-            <RelativeTime iso={d.createdAt} />
+            <a href={`mailto:${d.donorEmail}`} className="text-navy underline underline-offset-2">
+              {d.donorEmail}
+            </a>{' '}
+            · <RelativeTime iso={d.createdAt} />
           </p>
         </>
       }

@@ -42,7 +42,10 @@ function VolunteerCard({ volunteer: v, pending, onDelete }: { volunteer: Volunte
         <>
           <h3 className="text-lg font-semibold break-words text-ink">{v.name}</h3>
           <p className="text-sm break-words text-slate-700">
-            <a href={`mailto:${v.email}`} className="text-navy underline underline-offset-2">{v.email}</a> · <RelativeTime iso={v.createdAt} />
+            <a href={`mailto:${v.email}`} className="text-navy underline underline-offset-2">
+              {v.email}
+            </a>{' '}
+            · <RelativeTime iso={v.createdAt} />
           </p>
         </>
       }
