@@ -8,9 +8,11 @@ import { mountToaster } from '../toaster';
 import { queryClient } from './app/queryClient';
 import { router } from './app/router';
 import { armTimer } from './app/session';
+import { forgetDraftsOnLogout } from './features/blog/drafts';
 
 const root = document.getElementById('admin-root');
 if (root) {
+  forgetDraftsOnLogout();
   armTimer();
   mountToaster();
   createRoot(root).render(

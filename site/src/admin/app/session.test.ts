@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toastStore } from '../../lib/toast';
-import { keepDraft, readDraft } from '../features/blog/drafts';
-import { EMPTY_FORM } from '../features/blog/form';
 import { queryClient } from './queryClient';
-import { EXPIRES_KEY, TOKEN_KEY, armTimer, logout, sessionStore, signIn } from './session';
+import { EXPIRES_KEY, TOKEN_KEY, armTimer, logout, onSignedOut, sessionStore, signIn } from './session';
 
 const HOUR = 60 * 60_000;
 
@@ -72,21 +70,16 @@ describe('the session store', () => {
     expect(sessionStore.getState().expiredNotice).toBe(false); // the timer went with it
   });
 
-  it('a logout the admin chose forgets unsaved drafts; a session that ran out keeps them', () => {
-    localStorage.setItem('unrelated', 'kept');
-    keepDraft(null, { ...EMPTY_FORM, title: 'Unpublished words' });
-    keepDraft(7, { ...EMPTY_FORM, title: 'An edit' });
+  it('tells whoever listens that the session ended, and why', () => {
+    const heard: string[] = [];
+    const stop = onSignedOut((why) => heard.push(why));
     signIn('tok');
     vi.advanceTimersByTime(HOUR);
-    expect(readDraft(null)?.form.title).toBe('Unpublished words');
-    expect(readDraft(7)?.form.title).toBe('An edit');
-
     signIn('tok');
     logout('user');
-    expect(readDraft(null)).toBeNull();
-    expect(readDraft(7)).toBeNull();
-    expect(localStorage.getItem('unrelated')).toBe('kept');
-    localStorage.clear();
+    stop();
+    logout('unauthorized');
+    expect(heard).toEqual(['expired', 'user']);
   });
 
   it('a 401 logout tells the admin why, once', () => {

@@ -5,7 +5,6 @@
 import { createStore } from 'zustand/vanilla';
 import { apiFetch } from '../../lib/api';
 import { toast } from '../../lib/toast';
-import { clearAllDrafts } from '../features/blog/drafts';
 import { queryClient } from './queryClient';
 
 export const TOKEN_KEY = 'adminToken';
@@ -40,6 +39,17 @@ function readStorage(): SessionState {
 
 export const sessionStore = createStore<SessionState>(readStorage);
 
+type SignedOutListener = (why: LogoutReason) => void;
+const signedOutListeners = new Set<SignedOutListener>();
+
+/** Calls `listener` each time the session ends, with why; returns what stops it. Features
+ *  clean up after themselves this way (the blog forgets its drafts when the admin logs
+ *  out), so the session knows none of them. */
+export function onSignedOut(listener: SignedOutListener): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
 let timer: ReturnType<typeof setTimeout> | undefined;
 
 function clearTimer(): void {
@@ -68,16 +78,15 @@ export function signIn(token: string, now: number = Date.now()): void {
   armTimer(now);
 }
 
-/** Ends the session: tells the server (when the admin chose to), forgets the token and
- *  discards every cached admin list. A logout the admin chose also forgets unsaved editor
- *  drafts; one that merely ran out keeps them, to be offered back after signing in again. */
+/** Ends the session: tells the server (when the admin chose to), says so to whoever
+ *  listens (onSignedOut), forgets the token and discards every cached admin list. */
 export function logout(why: LogoutReason): void {
   const { token } = sessionStore.getState();
   if (why === 'user' && token) {
     // Revokes the token on the server. Nothing to do if that fails: it is gone here.
     void apiFetch('POST', '/api/admin/logout', { headers: { Authorization: `Bearer ${token}` } }).catch(() => {});
   }
-  if (why === 'user') clearAllDrafts();
+  for (const listener of signedOutListeners) listener(why);
   clearTimer();
   storage()?.removeItem(TOKEN_KEY);
   storage()?.removeItem(EXPIRES_KEY);

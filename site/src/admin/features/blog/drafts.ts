@@ -2,6 +2,7 @@
 // a closed tab or an ended session loses nothing: the editor offers it back next time and
 // forgets it once the post is saved. A deliberate logout forgets all of it, so unpublished
 // words do not stay behind on a shared computer.
+import { onSignedOut } from '../../app/session';
 import type { BlogForm } from './form';
 
 const PREFIX = 'acp:blog-draft:';
@@ -68,4 +69,13 @@ export function clearAllDrafts(): void {
   if (!store) return;
   const ours = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((key) => key?.startsWith(PREFIX));
   for (const key of ours) store.removeItem(key!);
+}
+
+/** From now on, a logout the admin chose forgets the unsaved work on every post; a session
+ *  that merely ran out keeps it, to be offered back after signing in again. The admin app's
+ *  entry calls this once. Returns what stops it. */
+export function forgetDraftsOnLogout(): () => void {
+  return onSignedOut((why) => {
+    if (why === 'user') clearAllDrafts();
+  });
 }
