@@ -1,21 +1,16 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { useSearchParams } from 'react-router';
-import { blogsQuery } from '../features/blog/api';
-import { contacts } from '../features/submissions/api';
-import { donationsQuery } from '../features/donations/api';
-import { newsletters } from '../features/submissions/api';
-import { volunteers } from '../features/submissions/api';
 import { useFocusWhenLost } from '../components/useFocusWhenLost';
-import { ErasePerson } from '../features/erasure/ErasePerson';
-import { DEFAULT_SORT, type SortKey, nextSort } from '../features/donations/format';
-import { logout } from './session';
+import { blogsQuery } from '../features/blog/api';
 import { BlogsTab } from '../features/blog/BlogsTab';
-import { ContactsTab } from '../features/submissions/ContactsTab';
 import { DonationsTab } from '../features/donations/DonationsTab';
-import { NewsletterTab } from '../features/submissions/NewsletterTab';
-import { VolunteersTab } from '../features/submissions/VolunteersTab';
+import { useDonations } from '../features/donations/useDonations';
+import { ErasePerson } from '../features/erasure/ErasePerson';
+import { contactList, newsletterList, volunteerList } from '../features/submissions/lists';
+import { SubmissionsTab } from '../features/submissions/SubmissionsTab';
+import { logout } from './session';
 
 const TABS = ['contacts', 'volunteers', 'donations', 'newsletter', 'blogs'] as const;
 type Tab = (typeof TABS)[number];
@@ -32,25 +27,21 @@ export function Dashboard() {
   // The open tab is in the address (?tab=blogs), so Back from the editor returns to it.
   const [params, setParams] = useSearchParams();
   const tab: Tab = isTab(params.get('tab')) ? (params.get('tab') as Tab) : 'contacts';
-  const [sort, setSort] = useState(DEFAULT_SORT);
 
   const counts = {
-    contacts: useQuery(contacts.query()).data?.length,
-    volunteers: useQuery(volunteers.query()).data?.length,
-    newsletter: useQuery(newsletters.query()).data?.length,
+    contacts: useQuery(contactList.resource.query()).data?.length,
+    volunteers: useQuery(volunteerList.resource.query()).data?.length,
+    newsletter: useQuery(newsletterList.resource.query()).data?.length,
     blogs: useQuery(blogsQuery()).data?.length,
   };
-  const donations = useQuery(donationsQuery(sort));
-
-  const trigger = (value: Tab, label: string, count: number | undefined): ReactNode => (
-    <Tabs.Trigger
-      value={value}
-      className="inline-flex min-h-11 items-center gap-2 rounded-md px-3 py-2 text-sm font-semibold text-slate-700 hover:text-navy data-[state=active]:bg-white data-[state=active]:text-navy data-[state=active]:shadow-sm"
-    >
-      {label}
-      {count !== undefined && <span className="rounded-full bg-navy/10 px-2 py-0.5 text-xs text-navy">{count}</span>}
-    </Tabs.Trigger>
-  );
+  const donations = useDonations();
+  const panels: { value: Tab; label: string; count: number | undefined; content: ReactNode }[] = [
+    { value: 'contacts', label: 'Contacts', count: counts.contacts, content: <SubmissionsTab list={contactList} /> },
+    { value: 'volunteers', label: 'Volunteers', count: counts.volunteers, content: <SubmissionsTab list={volunteerList} /> },
+    { value: 'donations', label: 'Donations', count: donations.query.data?.length, content: <DonationsTab {...donations} /> },
+    { value: 'newsletter', label: 'Newsletter', count: counts.newsletter, content: <SubmissionsTab list={newsletterList} /> },
+    { value: 'blogs', label: 'Blogs', count: counts.blogs, content: <BlogsTab /> },
+  ];
 
   return (
     <div>
@@ -71,27 +62,22 @@ export function Dashboard() {
 
       <Tabs.Root value={tab} onValueChange={(value) => setParams(value === 'contacts' ? {} : { tab: value }, { replace: true })} className="mt-8">
         <Tabs.List aria-label="Admin lists" className="flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">
-          {trigger('contacts', 'Contacts', counts.contacts)}
-          {trigger('volunteers', 'Volunteers', counts.volunteers)}
-          {trigger('donations', 'Donations', donations.data?.length)}
-          {trigger('newsletter', 'Newsletter', counts.newsletter)}
-          {trigger('blogs', 'Blogs', counts.blogs)}
+          {panels.map(({ value, label, count }) => (
+            <Tabs.Trigger
+              key={value}
+              value={value}
+              className="inline-flex min-h-11 items-center gap-2 rounded-md px-3 py-2 text-sm font-semibold text-slate-700 hover:text-navy data-[state=active]:bg-white data-[state=active]:text-navy data-[state=active]:shadow-sm"
+            >
+              {label}
+              {count !== undefined && <span className="rounded-full bg-navy/10 px-2 py-0.5 text-xs text-navy">{count}</span>}
+            </Tabs.Trigger>
+          ))}
         </Tabs.List>
-        <Tabs.Content value="contacts" className="mt-6 focus-visible:outline-offset-4">
-          <ContactsTab />
-        </Tabs.Content>
-        <Tabs.Content value="volunteers" className="mt-6 focus-visible:outline-offset-4">
-          <VolunteersTab />
-        </Tabs.Content>
-        <Tabs.Content value="donations" className="mt-6 focus-visible:outline-offset-4">
-          <DonationsTab query={donations} sort={sort} onSort={(key: SortKey) => setSort((s) => nextSort(s, key))} />
-        </Tabs.Content>
-        <Tabs.Content value="newsletter" className="mt-6 focus-visible:outline-offset-4">
-          <NewsletterTab />
-        </Tabs.Content>
-        <Tabs.Content value="blogs" className="mt-6 focus-visible:outline-offset-4">
-          <BlogsTab />
-        </Tabs.Content>
+        {panels.map(({ value, content }) => (
+          <Tabs.Content key={value} value={value} className="mt-6 focus-visible:outline-offset-4">
+            {content}
+          </Tabs.Content>
+        ))}
       </Tabs.Root>
     </div>
   );

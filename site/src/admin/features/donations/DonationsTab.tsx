@@ -1,11 +1,11 @@
-import type { UseQueryResult } from '@tanstack/react-query';
 import { Card, CardList, Detail } from '../../components/Card';
 import { ExportButton } from '../../components/ExportButton';
 import { ListStatus } from '../../components/ListStatus';
 import { PanelHeader } from '../../components/PanelHeader';
 import { RelativeTime } from '../../components/RelativeTime';
 import { type Donation, donationsExportUrl } from './api';
-import { type BadgeVariant, type SortKey, type SortState, formatAmount, formatPurpose, statusBadge } from './format';
+import { type BadgeVariant, type SortKey, formatAmount, formatPurpose, statusBadge } from './format';
+import type { useDonations } from './useDonations';
 
 const texts = {
   loading: 'Loading donations...',
@@ -25,15 +25,9 @@ const ORDER_WORDS: Record<SortKey, Record<'asc' | 'desc', string>> = {
   date: { asc: 'oldest first', desc: 'newest first' },
 };
 
-interface Props {
-  /** The dashboard owns the order (its tab count reads the same list). */
-  query: UseQueryResult<Donation[]>;
-  sort: SortState;
-  onSort: (key: SortKey) => void;
-}
-
-/** Donations are evidence under federal law: staff read and export them, never delete. */
-export function DonationsTab({ query, sort, onSort }: Props) {
+/** Donations are evidence under federal law: staff read and export them, never delete.
+ *  The dashboard holds the list and its order (useDonations). */
+export function DonationsTab({ query, sort, onSort }: ReturnType<typeof useDonations>) {
   return (
     <>
       <PanelHeader title="Donations">
@@ -74,6 +68,15 @@ const BADGE: Record<BadgeVariant, string> = {
   destructive: 'bg-crimson text-white',
 };
 
+function StatusBadge({ status }: { status: string }) {
+  const variant = statusBadge(status);
+  return (
+    <span className={`rounded-full px-3 py-1 text-xs font-semibold capitalize ${BADGE[variant]}`} data-variant={variant}>
+      {status}
+    </span>
+  );
+}
+
 function DonationCard({ donation: d }: { donation: Donation }) {
   if (d.redactedAt) return <ErasedDonationCard donation={d} />;
   return (
@@ -92,11 +95,7 @@ function DonationCard({ donation: d }: { donation: Donation }) {
           </p>
         </>
       }
-      actions={
-        <span className={`rounded-full px-3 py-1 text-xs font-semibold capitalize ${BADGE[statusBadge(d.status)]}`} data-variant={statusBadge(d.status)}>
-          {d.status}
-        </span>
-      }
+      actions={<StatusBadge status={d.status} />}
     >
       <Detail label="Address">
         {d.donorAddress}, {d.donorCity}, {d.donorState} {d.donorZipCode}
@@ -125,11 +124,7 @@ function ErasedDonationCard({ donation: d }: { donation: Donation }) {
           </p>
         </>
       }
-      actions={
-        <span className={`rounded-full px-3 py-1 text-xs font-semibold capitalize ${BADGE[statusBadge(d.status)]}`} data-variant={statusBadge(d.status)}>
-          {d.status}
-        </span>
-      }
+      actions={<StatusBadge status={d.status} />}
     >
       <p>
         Details erased <RelativeTime iso={d.redactedAt!} />. The gift was never paid.

@@ -21,6 +21,8 @@ export function listResource<T extends { id: number }>(kind: ListKind, fetchFail
   return { query, remove, exportUrl: `/api/admin/${kind}/export` };
 }
 
+export type ListResource<T extends { id: number }> = ReturnType<typeof listResource<T>>;
+
 export interface Contact {
   id: number;
   name: string;
