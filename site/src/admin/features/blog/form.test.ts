@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BlogPost } from './api';
-import { EMPTY_FORM, counterTone, fileNameOf, formFromPost, length, missingNotice, publishPlan, sameForm, toInput } from './form';
+import { EMPTY_FORM, fileNameOf, formFromPost, missingNotice, publishPlan, sameForm, toInput } from './form';
 
 const post: BlogPost = {
   id: 7,
@@ -88,19 +88,8 @@ describe('publishPlan', () => {
   });
 });
 
-describe('counterTone', () => {
-  it('turns orange above the warning level and red above the limit', () => {
-    expect(counterTone(250, 250, 300)).toBe('normal');
-    expect(counterTone(251, 250, 300)).toBe('warn');
-    expect(counterTone(300, 250, 300)).toBe('warn');
-    expect(counterTone(301, 250, 300)).toBe('over');
-    expect(counterTone(500, 450)).toBe('warn');
-  });
-});
-
 describe('small helpers', () => {
-  it('counts characters as the server does, and names a stored image by its file', () => {
-    expect(length('a🇺🇸é')).toBe(4);
+  it('names a stored image by its file', () => {
     expect(fileNameOf('/uploads/ab12.png?v=1')).toBe('ab12.png');
   });
 });

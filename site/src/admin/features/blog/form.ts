@@ -99,16 +99,3 @@ export function publishPlan(saved: BlogPost | null, dirty: boolean): PublishPlan
   if (saved && saved.status !== 'published') return { kind: 'publish-route', saveFirst: dirty };
   return { kind: 'save-published' };
 }
-
-export type Tone = 'normal' | 'warn' | 'over';
-
-/** A counter's colour: orange above `warnAbove`, red above `overAbove` (spec §5). */
-export function counterTone(length: number, warnAbove: number, overAbove?: number): Tone {
-  if (overAbove !== undefined && length > overAbove) return 'over';
-  return length > warnAbove ? 'warn' : 'normal';
-}
-
-/** Characters as a reader counts them (an emoji is one, as the server counts). */
-export function length(text: string): number {
-  return [...text].length;
-}
