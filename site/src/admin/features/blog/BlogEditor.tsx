@@ -28,6 +28,17 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
   const { form, update, busy, offer } = editor;
   const announcedCharacters = useAnnouncement(`Content: ${editor.characters} characters`);
   const field = (name: string) => `${ids}-${name}`;
+  const counted = (key: 'excerpt' | 'keywords' | 'featuredImageAlt', label: string, placeholder: string, rows?: number) => (
+    <CountedField
+      id={field(key)}
+      label={label}
+      rows={rows}
+      value={form[key]}
+      limit={LIMITS[key]}
+      placeholder={placeholder}
+      onChange={(value) => update(key, value)}
+    />
+  );
 
   return (
     <div>
@@ -105,15 +116,7 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
           </p>
         </Field>
 
-        <CountedField
-          id={field('excerpt')}
-          label="Excerpt"
-          rows={3}
-          value={form.excerpt}
-          limit={LIMITS.excerpt}
-          placeholder="A short summary for the blog list"
-          onChange={(value) => update('excerpt', value)}
-        />
+        {counted('excerpt', 'Excerpt', 'A short summary for the blog list', 3)}
 
         <Field label="Author Name" htmlFor={field('author')} hint="(optional)">
           <input
@@ -126,14 +129,7 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
           />
         </Field>
 
-        <CountedField
-          id={field('keywords')}
-          label="SEO Keywords"
-          value={form.keywords}
-          limit={LIMITS.keywords}
-          placeholder="Comma-separated, e.g. ballot access, independent voters"
-          onChange={(value) => update('keywords', value)}
-        />
+        {counted('keywords', 'SEO Keywords', 'Comma-separated, e.g. ballot access, independent voters')}
 
         <FeaturedImage
           id={field('image')}
@@ -143,14 +139,7 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
           onChange={editor.setFeaturedImage}
         />
 
-        <CountedField
-          id={field('alt')}
-          label="Image Alt Text"
-          value={form.featuredImageAlt}
-          limit={LIMITS.featuredImageAlt}
-          placeholder="Describe the featured image"
-          onChange={(value) => update('featuredImageAlt', value)}
-        />
+        {counted('featuredImageAlt', 'Image Alt Text', 'Describe the featured image')}
 
         <div>
           {/* The text area is a contenteditable, which a <label> cannot point at. */}
