@@ -2,7 +2,7 @@
 // says (orange near the limit, red over the recommended length), and said to screen
 // readers politely once typing pauses rather than on every key.
 import { type Tone, counterTone, length } from './count';
-import { Field } from './Field';
+import { TextField } from './Field';
 import { useAnnouncement } from './useAnnouncement';
 
 /** A field's limits (editor/allowlist.json): the most it takes, where the counter turns
@@ -25,21 +25,12 @@ interface Props {
   onChange: (value: string) => void;
 }
 
-export function CountedField({ id, label, value, limit, placeholder, rows, onChange }: Props) {
-  const count = length(value);
+export function CountedField({ id, label, limit, ...rest }: Props) {
+  const count = length(rest.value);
   const counter = (
     <Counter id={`${id}-count`} label={label} count={count} of={limit.recommended ?? limit.max} tone={counterTone(count, limit.warnAbove, limit.recommended)} />
   );
-  const control = { id, className: 'field-input', value, maxLength: limit.max, placeholder, 'aria-describedby': `${id}-count` };
-  return (
-    <Field label={label} htmlFor={id} counter={counter}>
-      {rows ? (
-        <textarea rows={rows} {...control} onChange={(e) => onChange(e.target.value)} />
-      ) : (
-        <input {...control} onChange={(e) => onChange(e.target.value)} />
-      )}
-    </Field>
-  );
+  return <TextField id={id} label={label} maxLength={limit.max} describedBy={`${id}-count`} counter={counter} {...rest} />;
 }
 
 const TONE_CLASS: Record<Tone, string> = {

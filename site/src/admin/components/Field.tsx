@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 
 /** A form field: its label (with an optional hint such as "(optional)"), something at the
  *  label's right such as a counter, then the control. */
@@ -26,5 +26,39 @@ export function Field({
       </div>
       {children}
     </div>
+  );
+}
+
+export interface TextFieldProps {
+  id: string;
+  label: string;
+  hint?: string;
+  value: string;
+  maxLength: number;
+  placeholder: string;
+  /** A text area of this many rows; without it, a one-line input. */
+  rows?: number;
+  /** The id of what describes the control (a help line, a counter). */
+  describedBy?: string;
+  inputRef?: Ref<HTMLInputElement>;
+  /** At the label's right. */
+  counter?: ReactNode;
+  onChange: (value: string) => void;
+  /** Below the control: a help line. */
+  children?: ReactNode;
+}
+
+/** A labelled text input (or text area). */
+export function TextField({ id, label, hint, value, maxLength, placeholder, rows, describedBy, inputRef, counter, onChange, children }: TextFieldProps) {
+  const control = { id, className: 'field-input', value, maxLength, placeholder, 'aria-describedby': describedBy };
+  return (
+    <Field label={label} htmlFor={id} hint={hint} counter={counter}>
+      {rows ? (
+        <textarea rows={rows} {...control} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <input ref={inputRef} {...control} onChange={(e) => onChange(e.target.value)} />
+      )}
+      {children}
+    </Field>
   );
 }

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { LIMITS, RichTextEditor } from '../../../editor';
 import { CountedField } from '../../components/CountedField';
 import { formatExact } from '../../components/dates';
-import { Field } from '../../components/Field';
+import { TextField, type TextFieldProps } from '../../components/Field';
 import { useAnnouncement } from '../../components/useAnnouncement';
 import { useFocusWhenLost } from '../../components/useFocusWhenLost';
 import { type BlogPost, uploadBlogImage } from './api';
@@ -28,6 +28,17 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
   const { form, update, busy, offer } = editor;
   const announcedCharacters = useAnnouncement(`Content: ${editor.characters} characters`);
   const field = (name: string) => `${ids}-${name}`;
+  const text = (key: 'title' | 'slug' | 'authorName', label: string, placeholder: string, more: Partial<TextFieldProps> = {}) => (
+    <TextField
+      id={field(key)}
+      label={label}
+      value={form[key]}
+      maxLength={LIMITS[key].max}
+      placeholder={placeholder}
+      onChange={(value) => update(key, value)}
+      {...more}
+    />
+  );
   const counted = (key: 'excerpt' | 'keywords' | 'featuredImageAlt', label: string, placeholder: string, rows?: number) => (
     <CountedField
       id={field(key)}
@@ -83,51 +94,27 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
       )}
 
       <div className="mt-8 space-y-6">
-        <Field label="Title" htmlFor={field('title')}>
-          <input
-            ref={editor.titleInput}
-            id={field('title')}
-            className="field-input"
-            value={form.title}
-            maxLength={LIMITS.title.max}
-            placeholder="Enter the post's title"
-            onChange={(e) => update('title', e.target.value)}
-          />
-        </Field>
+        {text('title', 'Title', "Enter the post's title", { inputRef: editor.titleInput })}
 
-        <Field label="Slug" htmlFor={field('slug')} hint="(optional)">
-          <input
-            id={field('slug')}
-            className="field-input"
-            value={form.slug}
-            maxLength={LIMITS.slug.max}
-            placeholder="made from the title when empty"
-            aria-describedby={field('slug-help')}
-            onChange={(e) => update('slug', e.target.value)}
-          />
-          <p id={field('slug-help')} className="mt-1 text-sm text-slate-700" aria-live="polite">
-            {editor.slug ? (
-              <>
-                The post&apos;s address: <strong className="font-semibold break-all text-ink">/blog/{editor.slug}</strong>
-              </>
-            ) : (
-              'The address is made from the slug, or from the title when the slug is empty.'
-            )}
-          </p>
-        </Field>
+        {text('slug', 'Slug', 'made from the title when empty', {
+          hint: '(optional)',
+          describedBy: field('slug-help'),
+          children: (
+            <p id={field('slug-help')} className="mt-1 text-sm text-slate-700" aria-live="polite">
+              {editor.slug ? (
+                <>
+                  The post&apos;s address: <strong className="font-semibold break-all text-ink">/blog/{editor.slug}</strong>
+                </>
+              ) : (
+                'The address is made from the slug, or from the title when the slug is empty.'
+              )}
+            </p>
+          ),
+        })}
 
         {counted('excerpt', 'Excerpt', 'A short summary for the blog list', 3)}
 
-        <Field label="Author Name" htmlFor={field('author')} hint="(optional)">
-          <input
-            id={field('author')}
-            className="field-input"
-            value={form.authorName}
-            maxLength={LIMITS.authorName.max}
-            placeholder={defaultAuthor}
-            onChange={(e) => update('authorName', e.target.value)}
-          />
-        </Field>
+        {text('authorName', 'Author Name', defaultAuthor, { hint: '(optional)' })}
 
         {counted('keywords', 'SEO Keywords', 'Comma-separated, e.g. ballot access, independent voters')}
 
