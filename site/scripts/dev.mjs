@@ -166,7 +166,9 @@ function stopProcess(child, stop, kill) {
     const timer = setTimeout(() => {
       try {
         kill();
-      } catch {}
+      } catch {
+        // Gone already.
+      }
     }, 5000);
     child.once('close', () => {
       clearTimeout(timer);
@@ -174,7 +176,9 @@ function stopProcess(child, stop, kill) {
     });
     try {
       stop();
-    } catch {}
+    } catch {
+      // Gone already.
+    }
   });
 }
 
@@ -217,7 +221,9 @@ function run(command, args) {
 function killGroup(child, signal) {
   try {
     process.kill(-child.pid, signal);
-  } catch {}
+  } catch {
+    // The group has exited.
+  }
 }
 
 /**

@@ -30,6 +30,8 @@ export function useAllowance(email: string, year: number): AllowanceState {
 
   useEffect(() => {
     if (!wanted) {
+      // The address no longer is one: forget what was said about the last one.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setState({ status: 'idle' });
       return;
     }

@@ -53,6 +53,8 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
   const allowance = allowanceState.status === 'ready' ? allowanceState.allowance : null;
 
   useEffect(() => {
+    // After hydration on purpose: the server's HTML is the page before any script runs.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setHydrated(true);
     setYear(yearIn(rules.timeZone));
     const params = new URLSearchParams(window.location.search);

@@ -80,6 +80,8 @@ export default function PromoCarousel({ cards, label }: Props) {
   const reveal = (i: number) => setNear((was) => (was[i] ? was : was.map((n, j) => n || j === i)));
 
   useEffect(() => {
+    // After hydration on purpose: the server's HTML is the carousel without script.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setEnhanced(true);
     const root = row.current;
     if (!root) return;

@@ -2,7 +2,7 @@
 // slug a save would give, Preview, Save Draft and Publish, and no lost work: unsaved work
 // kept in this browser (drafts.ts) and offered back. BlogEditor.tsx draws it.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { canonicalHtml, countCharacters, openPreview } from '../../../editor';
 import { failureText } from '../../../lib/api';
@@ -34,11 +34,8 @@ export function useBlogEditor(post: BlogPost | null, defaultAuthor: string) {
   const [form, setForm] = useState<BlogForm>(baseline);
   const formRef = useRef(form);
   const baselineRef = useRef(baseline);
-  formRef.current = form;
-  baselineRef.current = baseline;
   const id = saved?.id ?? null;
   const idRef = useRef(id);
-  idRef.current = id;
   const isDirty = useCallback(() => !sameForm(formRef.current, baselineRef.current), []);
   const dirty = !sameForm(form, baseline);
 
@@ -57,7 +54,14 @@ export function useBlogEditor(post: BlogPost | null, defaultAuthor: string) {
     return kept;
   });
   const offerRef = useRef(offer);
-  offerRef.current = offer;
+
+  // The refs follow each render once it is committed, before any effect or handler reads them.
+  useLayoutEffect(() => {
+    formRef.current = form;
+    baselineRef.current = baseline;
+    idRef.current = id;
+    offerRef.current = offer;
+  });
 
   const persist = useCallback(() => {
     if (offerRef.current) return; // never over the work on offer
