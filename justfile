@@ -55,12 +55,14 @@ audit: build
     node bench/admin-weight.mjs
     bench/contract.sh
 
-# Format all code.
-fmt:
+# Format all code: Rust with rustfmt, the site's TypeScript, scripts and styles with Prettier.
+fmt: deps
     cargo fmt --all
+    npm --prefix site run format --silent
 
-# Lint and type-check all code.
-lint:
+# Lint and type-check all code: rustfmt and clippy; for the site tsc, ESLint and Prettier.
+lint: deps
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets --quiet -- -D warnings
     npm --prefix site run typecheck --silent
+    npm --prefix site run lint --silent

@@ -172,7 +172,10 @@ test('every list exports the server CSV under its file name', async ({ page, db 
     const records: Record<string, string>[] = parse(readFileSync(await file.path()), { columns: true, bom: true });
     expect(records, e.kind).toHaveLength(e.rows);
     const [column, value] = e.check;
-    expect(records.map((r) => r[column]), e.kind).toContain(value);
+    expect(
+      records.map((r) => r[column]),
+      e.kind,
+    ).toContain(value);
   }
 });
 

@@ -23,16 +23,13 @@ export class Db {
   insert(table: string, row: Record<string, string | number | boolean | null>): number {
     const columns = Object.keys(row);
     const values = Object.values(row).map(literal);
-    const [{ id }] = this.query<{ id: number }>(
-      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${values.join(', ')}) RETURNING id`,
-    );
+    const [{ id }] = this.query<{ id: number }>(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${values.join(', ')}) RETURNING id`);
     return id;
   }
 
   reset(): void {
     this.exec(
-      'DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' +
-        'DELETE FROM donations; DELETE FROM blog_posts;',
+      'DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' + 'DELETE FROM donations; DELETE FROM blog_posts;',
     );
   }
 }

@@ -163,8 +163,8 @@ test('on a phone each blog post is a card (title, status, date, Edit / Publish /
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(390);
   }
-  const overflowing = await panel(page).evaluate((p) =>
-    [p, ...p.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length,
+  const overflowing = await panel(page).evaluate(
+    (p) => [p, ...p.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').length,
   );
   expect(overflowing).toBe(0);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -210,7 +210,7 @@ test.describe('take action and contact pages', () => {
 });
 
 test.describe('unknown paths', () => {
-  test('paths under /blog/ that are not posts are 404 too, with the blog\'s own page', async ({ request }) => {
+  test("paths under /blog/ that are not posts are 404 too, with the blog's own page", async ({ request }) => {
     for (const [path, title] of [
       ['/blog/not-a-post', 'Blog Post Not Found'],
       ['/leadership/extra', 'Page Not Found'],

@@ -128,9 +128,15 @@ test.describe('donating', () => {
       form(page).getByLabel(/^Occupation/),
     );
     expect(donation(email)).toEqual([]);
-    await form(page).getByLabel(/^Occupation/).fill('Rear admiral');
-    await form(page).getByLabel(/^Employer/).fill('U.S. Navy');
-    await form(page).getByLabel(/^Contribution purpose/).selectOption({ label: 'General election' });
+    await form(page)
+      .getByLabel(/^Occupation/)
+      .fill('Rear admiral');
+    await form(page)
+      .getByLabel(/^Employer/)
+      .fill('U.S. Navy');
+    await form(page)
+      .getByLabel(/^Contribution purpose/)
+      .selectOption({ label: 'General election' });
     await proceed(page).click();
     await expect(page.getByRole('heading', { name: 'Review your gift' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Review your gift' })).toContainText('General election');
@@ -181,7 +187,10 @@ test.describe('donating', () => {
     const stranger = await browser.newPage();
     const answered = stranger.waitForResponse('**/api/donations/summary*');
     await stranger.goto('/donate');
-    await stranger.locator('main form').getByLabel(/^Email/).fill(email);
+    await stranger
+      .locator('main form')
+      .getByLabel(/^Email/)
+      .fill(email);
     expect(await (await answered).json()).toEqual({ completed: null, pending: null, remaining: null });
     await expect(stranger.getByText(/You have given|You can give up to/)).toHaveCount(0);
     await expect(stranger.getByLabel('Other amount')).toHaveAttribute('max', '50000');
@@ -189,7 +198,9 @@ test.describe('donating', () => {
 
     // The donor's own browser, on a later visit, sees the year.
     await page.goto('/donate');
-    await form(page).getByLabel(/^Email/).fill(email);
+    await form(page)
+      .getByLabel(/^Email/)
+      .fill(email);
     await expect(page.getByText('You have given $50 this year. You can give up to $44,250 more this year.')).toBeVisible();
     await expect(page.getByLabel('Other amount')).toHaveAttribute('max', '44250');
   });
@@ -231,7 +242,9 @@ test.describe('donating', () => {
 
     // A ZIP the server refuses: its message, on its field.
     await form(page).getByLabel('I confirm that each of the following statements is true.').check();
-    await form(page).getByLabel(/^ZIP code/).fill('2220');
+    await form(page)
+      .getByLabel(/^ZIP code/)
+      .fill('2220');
     await proceed(page).click();
     await expectProblem(page, 'Payment Setup Failed', 'Please enter a valid ZIP code (5 digits, or ZIP+4).', form(page).getByLabel(/^ZIP code/));
   });
@@ -249,12 +262,7 @@ test.describe('donating', () => {
     await expect(custom).toHaveAttribute('max', '50000');
     await confirmAll(page);
     await proceed(page).click();
-    await expectProblem(
-      page,
-      'Donation Limit Exceeded',
-      'This amount would exceed your annual limit. You can donate up to $44,300 more this year.',
-      custom,
-    );
+    await expectProblem(page, 'Donation Limit Exceeded', 'This amount would exceed your annual limit. You can donate up to $44,300 more this year.', custom);
     await custom.fill('44300');
     await expect(panel).toBeHidden();
   });
@@ -267,7 +275,9 @@ test.describe('donating', () => {
       await route.continue();
     });
     await page.goto('/donate');
-    await form(page).getByLabel(/^Email/).fill(uniqueEmail('status'));
+    await form(page)
+      .getByLabel(/^Email/)
+      .fill(uniqueEmail('status'));
     await expect(page.getByText('Checking donation status...')).toBeVisible();
     hold();
     await expect(page.getByText('Checking donation status...')).toBeHidden();
@@ -275,14 +285,19 @@ test.describe('donating', () => {
 
     await page.unroute('**/api/donations/summary*');
     await page.route('**/api/donations/summary*', (route) => route.abort());
-    await form(page).getByLabel(/^Email/).fill(uniqueEmail('offline'));
+    await form(page)
+      .getByLabel(/^Email/)
+      .fill(uniqueEmail('offline'));
     await expect(page.getByText('Unable to load donation status. You can still proceed with your donation.')).toBeVisible();
   });
 
   test('Stripe refusing the setup: "Payment Setup Failed", and the gift does not count', async ({ page, allowConsole }) => {
     allowConsole(failedLoad(502));
     const email = uniqueEmail('setup');
-    await fetch(`${process.env.FAKE_STRIPE_URL}/__fake/fail-next`, { method: 'POST', body: JSON.stringify({ status: 500, message: 'boom', receiptEmail: email }) });
+    await fetch(`${process.env.FAKE_STRIPE_URL}/__fake/fail-next`, {
+      method: 'POST',
+      body: JSON.stringify({ status: 500, message: 'boom', receiptEmail: email }),
+    });
     await page.goto('/donate');
     await page.getByText('$100', { exact: true }).click();
     await fillDonor(page, { email });
@@ -333,7 +348,14 @@ test.describe('donating', () => {
     await page.keyboard.press('ArrowRight'); // $50
     await expect(page.getByRole('radio', { name: '$50', exact: true })).toBeChecked();
     const typeInto = async (label: string, text: string) => {
-      for (let i = 0; i < 20 && !(await form(page).getByLabel(label).evaluate((e) => e === document.activeElement)); i++) {
+      for (
+        let i = 0;
+        i < 20 &&
+        !(await form(page)
+          .getByLabel(label)
+          .evaluate((e) => e === document.activeElement));
+        i++
+      ) {
         await page.keyboard.press('Tab');
       }
       await expect(form(page).getByLabel(label)).toBeFocused();
@@ -349,7 +371,14 @@ test.describe('donating', () => {
     await page.keyboard.type('Colorado');
     await typeInto('ZIP code', '80202');
     for (const label of ['I am a U.S. citizen or lawfully admitted permanent resident', 'I confirm that each of the following statements is true.']) {
-      for (let i = 0; i < 10 && !(await form(page).getByLabel(label).evaluate((e) => e === document.activeElement)); i++) {
+      for (
+        let i = 0;
+        i < 10 &&
+        !(await form(page)
+          .getByLabel(label)
+          .evaluate((e) => e === document.activeElement));
+        i++
+      ) {
         await page.keyboard.press('Tab');
       }
       await page.keyboard.press('Space');

@@ -134,10 +134,7 @@ test('links take the allowed schemes only, in an accessible dialog', async ({ pa
 });
 
 // A 2×2 PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGM4IacBRAwQCgAgFgQ5YebC6gAAAABJRU5ErkJggg==',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGM4IacBRAwQCgAgFgQ5YebC6gAAAABJRU5ErkJggg==', 'base64');
 
 test('images upload through the server; a failure is announced', async ({ page, allowConsole }) => {
   allowConsole(failedLoad(400));

@@ -141,9 +141,7 @@ test.describe('volunteer form', () => {
     await page.locator('main form').getByLabel('ZIP code').fill('97201');
     await page.route('**/api/volunteer', (route) => route.abort('internetdisconnected'));
     await page.getByRole('button', { name: 'Sign Up to Volunteer' }).click();
-    await expect(toastRegion(page).getByRole('listitem')).toContainText(
-      'There was an error processing your volunteer signup. Please try again.',
-    );
+    await expect(toastRegion(page).getByRole('listitem')).toContainText('There was an error processing your volunteer signup. Please try again.');
   });
 
   test('can be completed with the keyboard alone', async ({ page }) => {
@@ -163,9 +161,7 @@ test.describe('volunteer form', () => {
     await expect(page.getByRole('button', { name: 'Sign Up to Volunteer' })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(toastRegion(page).getByRole('listitem')).toContainText('Thank you for volunteering!');
-    expect(query(`SELECT zip_code, interests FROM volunteer_signups WHERE email = ${sql(email)}`)).toEqual([
-      { zip_code: '30301', interests: 'Events' },
-    ]);
+    expect(query(`SELECT zip_code, interests FROM volunteer_signups WHERE email = ${sql(email)}`)).toEqual([{ zip_code: '30301', interests: 'Events' }]);
   });
 
   test('a bot filling the hidden field is thanked but not stored', async ({ page }) => {

@@ -45,7 +45,15 @@ test.describe('header', () => {
     await expect(menu).toBeVisible();
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');
     await expect(menu.getByRole('link')).toHaveText([
-      'Home', 'Leadership', 'Where We Stand', 'Take Action', 'How to Join', 'Why Third Party?', 'The Movement', 'Blog', 'Contact',
+      'Home',
+      'Leadership',
+      'Where We Stand',
+      'Take Action',
+      'How to Join',
+      'Why Third Party?',
+      'The Movement',
+      'Blog',
+      'Contact',
     ]);
     await expect(menu.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
 

@@ -9,7 +9,9 @@ import { expect, test } from './fixtures';
 const dist = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', 'dist');
 
 /** The site's canonical origin, which absolute URLs (canonical, og:image, sitemap) carry. */
-const origin = readFileSync(resolve(dist, '..', 'content', 'site.yaml'), 'utf8').match(/^url:\s*(\S+)/m)![1].replace(/\/$/, '');
+const origin = readFileSync(resolve(dist, '..', 'content', 'site.yaml'), 'utf8')
+  .match(/^url:\s*(\S+)/m)![1]
+  .replace(/\/$/, '');
 
 function files(dir: string, ext: RegExp): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -26,7 +28,10 @@ function pathOf(file: string): string {
 }
 
 function decode(attr: string): string {
-  return attr.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  return attr
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
 }
 
 test('every internal link, image, script and anchor in dist/ resolves', async ({ request }) => {

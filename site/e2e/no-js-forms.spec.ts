@@ -22,9 +22,7 @@ test.describe('forms without JavaScript', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thank you for joining!');
     await expect(page.getByText("You'll receive updates about activities and news.")).toBeVisible();
     await expect(page.getByRole('contentinfo')).toBeVisible(); // the site's own layout
-    expect(query(`SELECT email, phone, zip_code FROM newsletter_signups WHERE email = ${sql(email)}`)).toEqual([
-      { email, phone: null, zip_code: '43215' },
-    ]);
+    expect(query(`SELECT email, phone, zip_code FROM newsletter_signups WHERE email = ${sql(email)}`)).toEqual([{ email, phone: null, zip_code: '43215' }]);
     await page.context().close();
   });
 

@@ -86,7 +86,6 @@ test.describe('every public page', () => {
     expect(await page.title()).toMatch(/third party presidential candidates 2028/i);
     expect(await page.locator('meta[name="keywords"]').getAttribute('content')).toMatch(/third party presidential candidates 2028/i);
   });
-
 });
 
 test.describe('sitemap and robots', () => {

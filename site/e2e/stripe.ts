@@ -58,9 +58,7 @@ const fakeStripeJs = readFileSync(join(here, 'fake-stripe.js'), 'utf8');
 /** Serves the fake Stripe.js for js.stripe.com and forwards api.stripe.com to the fake. */
 export async function routeStripe(page: Page, fakeUrl = process.env.FAKE_STRIPE_URL): Promise<void> {
   if (!fakeUrl) throw new Error('FAKE_STRIPE_URL is not set (global setup starts the fake)');
-  await page.route('https://js.stripe.com/**', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/javascript', body: fakeStripeJs }),
-  );
+  await page.route('https://js.stripe.com/**', (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body: fakeStripeJs }));
   await page.route('https://api.stripe.com/**', async (route) => {
     const url = new URL(route.request().url());
     const response = await route.fetch({ url: `${fakeUrl}${url.pathname}${url.search}` });

@@ -13,14 +13,14 @@
 // not inline, so the site's CSP allows it); the script listens on /__dev/events.
 // Node built-ins only: this runs before anything else is installed.
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
+import { createDevServer } from './dev/proxy.mjs';
+import { ignored, watchTree } from './dev/watch.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 process.chdir(root);
@@ -51,27 +51,6 @@ const WATCHED = [
   { dir: 'api/migrations', parts: ['api', 'migrations'] },
 ];
 const DEBOUNCE_MS = 200;
-const RELOAD_PATH = '/__dev/reload.js';
-const EVENTS_PATH = '/__dev/events';
-const RELOAD_TAG = Buffer.from(`<script src="${RELOAD_PATH}"></script>`);
-// A new id per run: a page that reconnects to a restarted `just dev` reloads itself.
-const RUN_ID = randomUUID();
-const RELOAD_JS = `// Live reload for \`just dev\` (site/scripts/dev.mjs), not part of the site.
-(() => {
-  const events = new EventSource('${EVENTS_PATH}');
-  let run;
-  const reload = () => {
-    events.close();
-    location.reload();
-  };
-  events.addEventListener('hello', (event) => {
-    if (run && run !== event.data) reload();
-    run = event.data;
-  });
-  events.addEventListener('reload', reload);
-})();
-`;
-
 /** What still needs doing: set by changes, cleared by a successful step. */
 const dirty = { vite: true, site: true, api: true, migrations: false };
 const changed = new Set();
@@ -79,7 +58,6 @@ let building = null; // the running rebuild, a promise
 let debounce = null;
 let stopping = false;
 const builds = new Set(); // running build commands
-const sseClients = new Set();
 
 // ---------------------------------------------------------------------------- the api
 
@@ -119,10 +97,7 @@ function startApi() {
         apiChild = null;
         apiSettled(false);
         if (!stopping) {
-          console.error(
-            `The api ${listening ? 'stopped' : 'did not start'} (${why}); ` +
-              'save a file to start it again.',
-          );
+          console.error(`The api ${listening ? 'stopped' : 'did not start'} (${why}); ` + 'save a file to start it again.');
         }
       }
       resolve(false);
@@ -155,7 +130,11 @@ async function stopApi() {
   apiPending();
   const oldAgent = apiAgent;
   apiAgent = new http.Agent({ keepAlive: true });
-  await stopProcess(child, () => child.kill('SIGINT'), () => child.kill('SIGKILL'));
+  await stopProcess(
+    child,
+    () => child.kill('SIGINT'),
+    () => child.kill('SIGKILL'),
+  );
   oldAgent.destroy();
 }
 
@@ -165,7 +144,9 @@ function stopProcess(child, stop, kill) {
     const timer = setTimeout(() => {
       try {
         kill();
-      } catch {}
+      } catch {
+        // Gone already.
+      }
     }, 5000);
     child.once('close', () => {
       clearTimeout(timer);
@@ -173,7 +154,9 @@ function stopProcess(child, stop, kill) {
     });
     try {
       stop();
-    } catch {}
+    } catch {
+      // Gone already.
+    }
   });
 }
 
@@ -216,7 +199,9 @@ function run(command, args) {
 function killGroup(child, signal) {
   try {
     process.kill(-child.pid, signal);
-  } catch {}
+  } catch {
+    // The group has exited.
+  }
 }
 
 /**
@@ -351,19 +336,6 @@ async function rebuildChanged() {
 
 // ---------------------------------------------------------------------------- watching
 
-/** Editor droppings: backups, swap and lock files, vim's write test, JetBrains' temps. */
-function ignored(file) {
-  const name = path.basename(file);
-  return (
-    name.endsWith('~') ||
-    /\.sw[a-p]$/.test(name) ||
-    name.startsWith('.#') ||
-    name === '4913' ||
-    name.endsWith('___jb_tmp___') ||
-    name.endsWith('___jb_old___')
-  );
-}
-
 function watch() {
   const watchers = [];
   for (const { dir, parts } of WATCHED) {
@@ -383,212 +355,6 @@ function watch() {
   return watchers;
 }
 
-/**
- * Calls onChange(path) for every change under dir. macOS and Windows watch a tree
- * natively. Node 20's `recursive` on Linux watches each file itself and loses a file
- * once an editor (or `sed -i`) saves it by renaming a new file over it, so on Linux each
- * directory gets its own watcher, which sees its entries by name, and new directories
- * are picked up as they appear.
- */
-function watchTree(dir, onChange) {
-  if (process.platform === 'darwin' || process.platform === 'win32') {
-    const watcher = fs.watch(dir, { recursive: true }, (_event, name) =>
-      onChange(name ? path.join(dir, name.toString()) : dir),
-    );
-    watcher.on('error', (error) => console.error(`Watching ${dir}: ${error.message}`));
-    return { close: () => watcher.close() };
-  }
-  const watchers = new Map();
-  const unwatch = (gone) => {
-    for (const [d, watcher] of watchers) {
-      if (d === gone || d.startsWith(gone + path.sep)) {
-        watcher.close();
-        watchers.delete(d);
-      }
-    }
-  };
-  const add = (d) => {
-    if (watchers.has(d)) return;
-    let watcher;
-    try {
-      watcher = fs.watch(d, (event, name) => {
-        const file = name ? path.join(d, name.toString()) : d;
-        // Something appeared or went: watch a new directory, forget a removed one.
-        if (event === 'rename') {
-          if (isDirectory(file)) add(file);
-          else unwatch(file);
-        }
-        onChange(file);
-      });
-      watcher.on('error', () => unwatch(d));
-      watchers.set(d, watcher);
-      for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
-        if (entry.isDirectory()) add(path.join(d, entry.name));
-      }
-    } catch (error) {
-      if (error.code !== 'ENOENT') console.error(`Watching ${d}: ${error.message}`);
-    }
-  };
-  add(dir);
-  return { close: () => unwatch(dir) };
-}
-
-function isDirectory(file) {
-  try {
-    return fs.statSync(file).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-// ---------------------------------------------------------------------------- the proxy
-
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'upgrade', 'expect'];
-
-function withoutHopByHop(headers) {
-  const out = { ...headers };
-  const named = String(headers.connection ?? '')
-    .split(',')
-    .map((h) => h.trim().toLowerCase());
-  for (const name of [...HOP_BY_HOP, ...named]) if (name) delete out[name];
-  return out;
-}
-
-function handle(req, res) {
-  const pathname = (req.url ?? '/').split('?')[0];
-  if (pathname === RELOAD_PATH) {
-    res.writeHead(200, {
-      'content-type': 'text/javascript; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-length': Buffer.byteLength(RELOAD_JS),
-    });
-    res.end(req.method === 'HEAD' ? undefined : RELOAD_JS);
-  } else if (pathname === EVENTS_PATH) {
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-    });
-    res.write(`retry: 1000\nevent: hello\ndata: ${RUN_ID}\n\n`);
-    sseClients.add(res);
-    res.on('close', () => sseClients.delete(res));
-  } else {
-    proxy(req, res).catch((error) => {
-      console.error(`Proxying ${req.method} ${req.url}: ${error.message}`);
-      if (!res.headersSent) unavailable(res, 'The dev proxy failed; see the terminal.');
-      else res.destroy();
-    });
-  }
-}
-
-function broadcast(event, data) {
-  for (const client of sseClients) client.write(`event: ${event}\ndata: ${data}\n\n`);
-}
-
-/** A page that reloads itself once the api is back. */
-function unavailable(res, message) {
-  const text = message.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
-  const html = `<!doctype html><meta charset="utf-8"><title>just dev</title><p>${text}</p>`;
-  const body = injectReload(Buffer.from(html));
-  res.writeHead(502, {
-    'content-type': 'text/html; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-length': body.length,
-  });
-  res.end(body);
-}
-
-/** Puts the reload script before the last </body> (or at the end). */
-function injectReload(html) {
-  const at = html.toString('latin1').toLowerCase().lastIndexOf('</body>');
-  if (at < 0) return Buffer.concat([html, RELOAD_TAG]);
-  return Buffer.concat([html.subarray(0, at), RELOAD_TAG, html.subarray(at)]);
-}
-
-const DECODERS = {
-  identity: (b) => b,
-  gzip: zlib.gunzipSync,
-  'x-gzip': zlib.gunzipSync,
-  deflate: zlib.inflateSync,
-  br: zlib.brotliDecompressSync,
-};
-
-async function proxy(req, res) {
-  if (!(await apiReady)) {
-    unavailable(res, 'The api is not running (see the terminal). Save a file to retry.');
-    return;
-  }
-  const headers = withoutHopByHop(req.headers);
-  const client = req.socket.remoteAddress;
-  if (client) {
-    headers['x-forwarded-for'] = [headers['x-forwarded-for'], client.replace(/^::ffff:/, '')]
-      .filter(Boolean)
-      .join(', ');
-  }
-  // Pages come back uncompressed and never as 304, so the reload script can go in and a
-  // reload always shows the newest build.
-  const page =
-    (req.method === 'GET' || req.method === 'HEAD') &&
-    /text\/html/i.test(String(req.headers.accept ?? ''));
-  if (page) {
-    headers['accept-encoding'] = 'identity';
-    delete headers['if-none-match'];
-    delete headers['if-modified-since'];
-  }
-  const upstream = http.request({
-    host: '127.0.0.1',
-    port: apiPort,
-    method: req.method,
-    path: req.url,
-    headers,
-    agent: apiAgent,
-  });
-  res.on('close', () => {
-    if (!res.writableFinished) upstream.destroy();
-  });
-  upstream.on('error', (error) => {
-    if (res.headersSent) res.destroy();
-    else unavailable(res, `The api did not answer (${error.message}). Save a file to retry.`);
-  });
-  upstream.on('response', (up) => {
-    up.on('error', () => res.destroy());
-    const out = withoutHopByHop(up.headers);
-    const html = /^text\/html/i.test(String(up.headers['content-type'] ?? ''));
-    if (html) {
-      delete out.etag;
-      delete out['last-modified'];
-    }
-    const coding = String(up.headers['content-encoding'] ?? 'identity').toLowerCase();
-    const decode = DECODERS[coding];
-    const bodyless = up.statusCode === 204 || up.statusCode === 304;
-    if (!html || req.method !== 'GET' || bodyless || !decode) {
-      // HEAD: announce the length the GET will have.
-      if (html && req.method === 'HEAD' && coding === 'identity' && out['content-length']) {
-        out['content-length'] = String(Number(out['content-length']) + RELOAD_TAG.length);
-      }
-      res.writeHead(up.statusCode, up.statusMessage, out);
-      up.pipe(res);
-      return;
-    }
-    const chunks = [];
-    up.on('data', (chunk) => chunks.push(chunk));
-    up.on('end', () => {
-      let body;
-      try {
-        body = injectReload(decode(Buffer.concat(chunks)));
-      } catch (error) {
-        unavailable(res, `Could not read the page from the api (${error.message}).`);
-        return;
-      }
-      delete out['content-encoding'];
-      delete out['transfer-encoding'];
-      out['content-length'] = String(body.length);
-      res.writeHead(up.statusCode, up.statusMessage, out);
-      res.end(body);
-    });
-  });
-  req.pipe(upstream);
-}
-
 // ---------------------------------------------------------------------------- start and stop
 
 function fail(message) {
@@ -596,24 +362,34 @@ function fail(message) {
   process.exit(1);
 }
 
-const server = http.createServer(handle);
+// Where the proxy finds the api, as it is now.
+const api = {
+  get ready() {
+    return apiReady;
+  },
+  get port() {
+    return apiPort;
+  },
+  get agent() {
+    return apiAgent;
+  },
+};
+const { server, broadcast, close } = createDevServer(api);
 let watchers = [];
-const heartbeat = setInterval(() => {
-  for (const client of sseClients) client.write(': ping\n\n');
-}, 25_000);
 
 async function stop() {
   if (stopping) return;
   stopping = true;
   clearTimeout(debounce);
-  clearInterval(heartbeat);
   for (const watcher of watchers) watcher.close();
-  for (const client of sseClients) client.end();
-  server.close();
-  server.closeAllConnections();
+  close();
   await Promise.all([
     ...[...builds].map((child) =>
-      stopProcess(child, () => killGroup(child, 'SIGTERM'), () => killGroup(child, 'SIGKILL')),
+      stopProcess(
+        child,
+        () => killGroup(child, 'SIGTERM'),
+        () => killGroup(child, 'SIGKILL'),
+      ),
     ),
     stopApi(),
   ]);

@@ -26,9 +26,7 @@ function disclosure(root: ParentNode, toggleSelector: string): Disclosure | null
 }
 
 export function initHeader(root: Document): void {
-  const items = [disclosure(root, '[data-menu-toggle]'), disclosure(root, '[data-dropdown-toggle]')].filter(
-    (d): d is Disclosure => d !== null,
-  );
+  const items = [disclosure(root, '[data-menu-toggle]'), disclosure(root, '[data-dropdown-toggle]')].filter((d): d is Disclosure => d !== null);
 
   for (const item of items) {
     item.button.addEventListener('click', () => setOpen(item, !isOpen(item)));

@@ -22,9 +22,7 @@ function Toaster() {
         >
           <div className="grid gap-1">
             <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>
-            {t.description && (
-              <ToastPrimitive.Description className="text-sm opacity-95">{t.description}</ToastPrimitive.Description>
-            )}
+            {t.description && <ToastPrimitive.Description className="text-sm opacity-95">{t.description}</ToastPrimitive.Description>}
           </div>
           <ToastPrimitive.Close aria-label="Close" className="toast-close">
             <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="currentColor">

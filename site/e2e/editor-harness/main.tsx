@@ -42,7 +42,9 @@ function Bench() {
         <span data-testid="count">{count}</span> characters
       </p>
       <h2 className="mt-4 font-semibold">Saved HTML</h2>
-      <pre data-testid="html" className="text-sm whitespace-pre-wrap">{html}</pre>
+      <pre data-testid="html" className="text-sm whitespace-pre-wrap">
+        {html}
+      </pre>
     </>
   );
 }

@@ -5,12 +5,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { mountToaster } from '../toaster';
-import { queryClient } from './queryClient';
-import { router } from './router';
-import { armTimer } from './session';
+import { queryClient } from './app/queryClient';
+import { router } from './app/router';
+import { armTimer } from './app/session';
+import { forgetDraftsOnLogout } from './features/blog/drafts';
 
 const root = document.getElementById('admin-root');
 if (root) {
+  forgetDraftsOnLogout();
   armTimer();
   mountToaster();
   createRoot(root).render(

@@ -15,7 +15,8 @@ export function FieldLabel({ rule, id }: Props) {
       {rule.label}
       {rule.required ? (
         <span aria-hidden="true" className="text-crimson">
-          {' '}*
+          {' '}
+          *
         </span>
       ) : (
         <span className="font-normal text-slate-600"> (optional)</span>

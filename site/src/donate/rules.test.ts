@@ -144,9 +144,7 @@ describe('the first problem, in the spec order', () => {
   });
 
   it('then citizenship, then the extra questions, then the statements', () => {
-    expect(firstProblem(rules, 2026, draft({ citizenship: false, attestations: false }), null)?.title).toBe(
-      'Citizenship Confirmation Required',
-    );
+    expect(firstProblem(rules, 2026, draft({ citizenship: false, attestations: false }), null)?.title).toBe('Citizenship Confirmation Required');
     expect(firstProblem(rules, 2026, draft({ amountCents: 25_000, attestations: false }), null)).toEqual({
       title: 'Additional Information Required',
       description: 'For donations over $200, FEC regulations require occupation, employer, and contribution purpose.',

@@ -9,11 +9,7 @@ import { passHeaders } from './pass';
 import type { Allowance } from './rules';
 
 export type AllowanceState =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'ready'; allowance: Allowance }
-  | { status: 'unknown' }
-  | { status: 'error' };
+  { status: 'idle' } | { status: 'loading' } | { status: 'ready'; allowance: Allowance } | { status: 'unknown' } | { status: 'error' };
 
 /** The summary's answer: the donor's year, or nulls when the server may not tell. */
 type Summary = { [K in keyof Allowance]: number | null };
@@ -34,6 +30,8 @@ export function useAllowance(email: string, year: number): AllowanceState {
 
   useEffect(() => {
     if (!wanted) {
+      // The address no longer is one: forget what was said about the last one.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setState({ status: 'idle' });
       return;
     }

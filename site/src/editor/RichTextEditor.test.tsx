@@ -31,8 +31,25 @@ describe('RichTextEditor', () => {
     expect(box.textContent).toContain('Hello world');
     const toolbar = screen.getByRole('toolbar', { name: 'Formatting' });
     expect(toolbar.getAttribute('aria-controls')).toBe('content');
-    const names = screen.getAllByRole('button').filter((b) => toolbar.contains(b)).map((b) => b.getAttribute('aria-label'));
-    expect(names).toEqual(['Bold', 'Italic', 'Heading 1', 'Heading 2', 'Heading 3', 'Bullet list', 'Numbered list', 'Quote', 'Inline code', 'Insert image', 'Insert link', 'Undo', 'Redo']);
+    const names = screen
+      .getAllByRole('button')
+      .filter((b) => toolbar.contains(b))
+      .map((b) => b.getAttribute('aria-label'));
+    expect(names).toEqual([
+      'Bold',
+      'Italic',
+      'Heading 1',
+      'Heading 2',
+      'Heading 3',
+      'Bullet list',
+      'Numbered list',
+      'Quote',
+      'Inline code',
+      'Insert image',
+      'Insert link',
+      'Undo',
+      'Redo',
+    ]);
     // Toggles say whether they are on; actions do not pretend to be toggles.
     expect(screen.getByRole('button', { name: 'Bold' }).getAttribute('aria-pressed')).toBe('false');
     expect(screen.getByRole('button', { name: 'Insert image' }).hasAttribute('aria-pressed')).toBe(false);

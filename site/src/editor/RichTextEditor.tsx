@@ -162,11 +162,7 @@ export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onCha
   return (
     <Tooltip.Provider delayDuration={TOOLTIP_DELAY_MS} skipDelayDuration={TOOLTIP_SKIP_DELAY_MS}>
       <div className="rounded-md border border-slate-400 bg-white focus-within:border-navy focus-within:ring-2 focus-within:ring-navy/30">
-        <Slate
-          editor={editor}
-          initialValue={editor.children}
-          onValueChange={(value) => onChange?.(serialize(value), characterCount(value))}
-        >
+        <Slate editor={editor} initialValue={editor.children} onValueChange={(value) => onChange?.(serialize(value), characterCount(value))}>
           <Toolbar editorId={id} onInsertImage={chooseImage} onInsertLink={openLinkPrompt} />
           <div role="alert" className={alert ? 'flex items-center justify-between gap-2 bg-crimson px-3 py-2 text-sm font-semibold text-white' : ''}>
             {alert}
@@ -205,15 +201,7 @@ export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onCha
             />
           </ElementActions.Provider>
         </Slate>
-        <input
-          ref={fileInput}
-          type="file"
-          accept={IMAGE_TYPES.join(',')}
-          className="hidden"
-          tabIndex={-1}
-          aria-hidden="true"
-          onChange={onFileChosen}
-        />
+        <input ref={fileInput} type="file" accept={IMAGE_TYPES.join(',')} className="hidden" tabIndex={-1} aria-hidden="true" onChange={onFileChosen} />
       </div>
       {prompt?.kind === 'link' && (
         <LinkDialog

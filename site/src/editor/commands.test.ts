@@ -23,7 +23,11 @@ const html = (editor: Editor) => serialize(editor.children);
 describe('marks', () => {
   it('toggle on the selection and report their state', () => {
     const editor = editorWith('<p>Conscience</p>');
-    for (const [mark, tag] of [['bold', 'strong'], ['italic', 'em'], ['code', 'code']] as const) {
+    for (const [mark, tag] of [
+      ['bold', 'strong'],
+      ['italic', 'em'],
+      ['code', 'code'],
+    ] as const) {
       expect(isMarkActive(editor, mark)).toBe(false);
       toggleMark(editor, mark);
       expect(isMarkActive(editor, mark)).toBe(true);

@@ -83,9 +83,13 @@ export function toggleBlock(editor: Editor, format: BlockFormat): void {
     Transforms.setNodes(editor, { type: active ? 'paragraph' : 'list-item' }, textBlocks);
     Transforms.unsetNodes(editor, 'level', textBlocks);
     if (!active && listType) {
-      Transforms.wrapNodes(editor, { type: listType, children: [] }, {
-        match: (n) => Element.isElement(n) && n.type === 'list-item',
-      });
+      Transforms.wrapNodes(
+        editor,
+        { type: listType, children: [] },
+        {
+          match: (n) => Element.isElement(n) && n.type === 'list-item',
+        },
+      );
     }
   });
 }

@@ -39,8 +39,7 @@ function browserRange(editor: Editor): Range | null {
   if (!selection || selection.rangeCount === 0 || !selection.anchorNode || !selection.focusNode) return null;
   const { anchorNode, focusNode } = selection;
   // As slate-react checks: the anchor in editable text (or an editable void), the focus in the editor.
-  const anchorInside =
-    ReactEditor.hasDOMNode(editor, anchorNode, { editable: true }) || ReactEditor.isTargetInsideNonReadonlyVoid(editor, anchorNode);
+  const anchorInside = ReactEditor.hasDOMNode(editor, anchorNode, { editable: true }) || ReactEditor.isTargetInsideNonReadonlyVoid(editor, anchorNode);
   if (!anchorInside || !ReactEditor.hasDOMNode(editor, focusNode)) return null;
   return ReactEditor.toSlateRange(editor, selection, { exactMatch: false, suppressThrow: true });
 }

@@ -16,20 +16,13 @@ export type Inline = Leaf | LinkElement;
 
 /** Blocks whose children are text (and links). */
 export type TextBlock =
-  | { type: 'paragraph'; children: Inline[] }
-  | { type: 'heading'; level: HeadingLevel; children: Inline[] }
-  | { type: 'code-block'; children: Leaf[] };
+  { type: 'paragraph'; children: Inline[] } | { type: 'heading'; level: HeadingLevel; children: Inline[] } | { type: 'code-block'; children: Leaf[] };
 
 export type ListType = 'bulleted-list' | 'numbered-list';
 
 export type ListItemElement = { type: 'list-item'; children: Inline[] | Block[] };
 
-export type Block =
-  | TextBlock
-  | { type: 'blockquote'; children: Block[] }
-  | { type: ListType; children: ListItemElement[] }
-  | ListItemElement
-  | ImageElement;
+export type Block = TextBlock | { type: 'blockquote'; children: Block[] } | { type: ListType; children: ListItemElement[] } | ListItemElement | ImageElement;
 
 export type ImageElement = { type: 'image'; src: string; alt: string; title?: string; children: [{ text: '' }] };
 

@@ -29,9 +29,7 @@ const CARD_SIZES = '(min-width: 1280px) 286px, (min-width: 608px) 576px, calc(10
  * card at a time; without JavaScript the <noscript> copy fills the box as usual.
  */
 function CardImage({ card, deferred }: { card: Card; deferred: boolean }) {
-  const picture = (className: string) => (
-    <Picture image={card.image} alt={card.imageAlt} sizes={CARD_SIZES} className={className} />
-  );
+  const picture = (className: string) => <Picture image={card.image} alt={card.imageAlt} sizes={CARD_SIZES} className={className} />;
   if (!deferred) return picture('aspect-[3/2] w-full object-cover');
   return (
     <div className="aspect-[3/2] w-full bg-slate-100">
@@ -82,6 +80,8 @@ export default function PromoCarousel({ cards, label }: Props) {
   const reveal = (i: number) => setNear((was) => (was[i] ? was : was.map((n, j) => n || j === i)));
 
   useEffect(() => {
+    // After hydration on purpose: the server's HTML is the carousel without script.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setEnhanced(true);
     const root = row.current;
     if (!root) return;

@@ -66,11 +66,7 @@ export async function apiRequest<T = unknown>(
  *  file name). A `FormData` body goes as multipart (an upload), any other body as JSON. A
  *  non-OK response is an ApiError, as there. The public forms keep using `apiRequest`
  *  unchanged, so their bundle does not carry this. */
-export async function apiFetch(
-  method: string,
-  url: string,
-  { body, headers }: { body?: unknown; headers?: Record<string, string> } = {},
-): Promise<Response> {
+export async function apiFetch(method: string, url: string, { body, headers }: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
   // The browser writes a multipart body's Content-Type itself, with its boundary.
   const multipart = body instanceof FormData;
   const response = await fetch(url, {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ApiError } from '../../lib/api';
 import { toast } from '../../lib/toast';
-import { adminDownload, isUnauthorized } from '../api/client';
+import { adminDownload, isUnauthorized } from '../app/client';
 
 /** Downloads the server's CSV export of a list, under the server's file name. With nothing
  *  in the list there is nothing to export: the button is disabled, and says so if it is

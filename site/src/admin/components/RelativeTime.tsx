@@ -1,4 +1,4 @@
-import { formatExact, formatRelative } from '../format';
+import { formatExact, formatRelative } from './dates';
 
 /** "3 hours ago", with the exact date and time as the element's title. */
 export function RelativeTime({ iso, className }: { iso: string; className?: string }) {

@@ -46,9 +46,38 @@ const isInlinePiece = (piece: Piece): piece is Inline => isLeaf(piece) || (!isWo
 
 /** Elements whose content is a run of blocks of its own (a div, a table cell…). */
 const CONTAINERS = new Set([
-  'DIV', 'SECTION', 'ARTICLE', 'MAIN', 'HEADER', 'FOOTER', 'ASIDE', 'NAV', 'FIGURE', 'FIGCAPTION',
-  'ADDRESS', 'DETAILS', 'SUMMARY', 'TABLE', 'THEAD', 'TBODY', 'TFOOT', 'TR', 'TD', 'TH', 'CAPTION',
-  'DL', 'DT', 'DD', 'CENTER', 'FORM', 'FIELDSET', 'LEGEND', 'HGROUP', 'BODY', 'HTML', 'HR',
+  'DIV',
+  'SECTION',
+  'ARTICLE',
+  'MAIN',
+  'HEADER',
+  'FOOTER',
+  'ASIDE',
+  'NAV',
+  'FIGURE',
+  'FIGCAPTION',
+  'ADDRESS',
+  'DETAILS',
+  'SUMMARY',
+  'TABLE',
+  'THEAD',
+  'TBODY',
+  'TFOOT',
+  'TR',
+  'TD',
+  'TH',
+  'CAPTION',
+  'DL',
+  'DT',
+  'DD',
+  'CENTER',
+  'FORM',
+  'FIELDSET',
+  'LEGEND',
+  'HGROUP',
+  'BODY',
+  'HTML',
+  'HR',
 ]);
 
 const WHITESPACE = /[ \t\n\r\f]+/g;
@@ -263,9 +292,7 @@ function toBlocks(pieces: Piece[], ctx: Context): Block[] {
   }
   flush();
   // A paste has no use for the blank paragraphs Word and Docs put between paragraphs.
-  return ctx.paste
-    ? out.filter((b) => !((b.type === 'paragraph' || b.type === 'heading') && isBlank(b.children)))
-    : out;
+  return ctx.paste ? out.filter((b) => !((b.type === 'paragraph' || b.type === 'heading') && isBlank(b.children))) : out;
 }
 
 /** Consecutive Word list paragraphs as nested lists, by their levels. */
@@ -324,7 +351,13 @@ function listItems(pieces: Piece[], ctx: Context): ListItemElement[] {
     if (!isInlinePiece(piece) && !isWordItem(piece) && piece.type === 'list-item') {
       flushLoose();
       items.push(piece);
-    } else if (!isInlinePiece(piece) && !isWordItem(piece) && (piece.type === 'bulleted-list' || piece.type === 'numbered-list') && loose.length === 0 && items.length > 0) {
+    } else if (
+      !isInlinePiece(piece) &&
+      !isWordItem(piece) &&
+      (piece.type === 'bulleted-list' || piece.type === 'numbered-list') &&
+      loose.length === 0 &&
+      items.length > 0
+    ) {
       const previous = items[items.length - 1];
       previous.children = [...asBlocks(previous), piece];
     } else {
@@ -340,7 +373,11 @@ function nonEmpty(blocks: Block[]): Block[] {
 }
 
 function sameMarks(a: Leaf, b: Leaf): boolean {
-  const keys = (leaf: Leaf) => Object.keys(leaf).filter((k) => k !== 'text').sort().join();
+  const keys = (leaf: Leaf) =>
+    Object.keys(leaf)
+      .filter((k) => k !== 'text')
+      .sort()
+      .join();
   return keys(a) === keys(b);
 }
 

@@ -85,6 +85,8 @@ function assertHarmless(html: string, from: string) {
     const allowed: string[] = tag === 'a' ? ['href', 'title', 'target', 'rel'] : tag === 'img' ? ['src', 'alt', 'title'] : [];
     for (const { name, value } of Array.from(element.attributes)) {
       expect(allowed, `${name} on <${tag}> from ${from}`).toContain(name);
+      // Control characters are what browsers skip inside a scheme ("java\0script:").
+      // eslint-disable-next-line no-control-regex
       const squashed = value.replace(/[\s\u0000-\u001f]/g, '').toLowerCase();
       for (const scheme of ['javascript:', 'vbscript:', 'data:']) expect(squashed, from).not.toContain(scheme);
       if (name === 'href') expect(isAllowedHref(value), `${value} from ${from}`).toBe(true);

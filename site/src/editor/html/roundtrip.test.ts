@@ -12,9 +12,18 @@ describe('HTML -> Slate -> HTML', () => {
   }
 
   it('keeps every link scheme the server allows', () => {
-    for (const scheme of ['http://example.com/', 'https://example.com/', 'ftp://files.example.com/a.pdf',
-      'ftps://files.example.com/a.pdf', 'mailto:info@example.org', 'tel:+1-555-555-0100', 'callto:office',
-      'sms:+15555550100', 'cid:logo@example.org', 'xmpp:office@example.org']) {
+    for (const scheme of [
+      'http://example.com/',
+      'https://example.com/',
+      'ftp://files.example.com/a.pdf',
+      'ftps://files.example.com/a.pdf',
+      'mailto:info@example.org',
+      'tel:+1-555-555-0100',
+      'callto:office',
+      'sms:+15555550100',
+      'cid:logo@example.org',
+      'xmpp:office@example.org',
+    ]) {
       const html = `<p><a href="${scheme}" ${REL}>x</a></p>`;
       expect(throughEditor(html)).toBe(html);
     }
@@ -66,8 +75,15 @@ describe('HTML -> Slate -> HTML', () => {
   });
 
   it('is stable: a second pass changes nothing', () => {
-    const inputs = [...Object.values(CANONICAL), '<h1><div><h2>x</h2></div></h1>', '<strong><p>x</p></strong>',
-      '<ul><li>a<li>b<ul><li>c</ul></ul>', '<p><div><p>x</p></div></p>', '<blockquote></blockquote>', '<ol></ol>'];
+    const inputs = [
+      ...Object.values(CANONICAL),
+      '<h1><div><h2>x</h2></div></h1>',
+      '<strong><p>x</p></strong>',
+      '<ul><li>a<li>b<ul><li>c</ul></ul>',
+      '<p><div><p>x</p></div></p>',
+      '<blockquote></blockquote>',
+      '<ol></ol>',
+    ];
     for (const html of inputs) {
       const once = throughEditor(html);
       expect(throughEditor(once), html).toBe(once);

@@ -81,9 +81,7 @@ function blocks(nodes: readonly Descendant[]): string {
 
 /** Whether a document holds nothing a reader would see: no text, no image. */
 export function isEmptyDocument(nodes: readonly Descendant[]): boolean {
-  return nodes.every((node) =>
-    Text.isText(node) ? node.text.trim() === '' : node.type !== 'image' && isEmptyDocument(node.children),
-  );
+  return nodes.every((node) => (Text.isText(node) ? node.text.trim() === '' : node.type !== 'image' && isEmptyDocument(node.children)));
 }
 
 /** The document as HTML; an empty document is the empty string. */

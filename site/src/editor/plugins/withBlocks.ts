@@ -52,10 +52,14 @@ export function withBlocks(editor: Editor): Editor {
         }
       }
       if (node.type === 'blockquote' && node.children.every((c) => Text.isText(c) || editor.isInline(c as Element))) {
-        Transforms.wrapNodes(editor, { type: 'paragraph', children: [] }, {
-          at: path,
-          match: (_, p) => Path.isChild(p, path),
-        });
+        Transforms.wrapNodes(
+          editor,
+          { type: 'paragraph', children: [] },
+          {
+            at: path,
+            match: (_, p) => Path.isChild(p, path),
+          },
+        );
         return;
       }
       if (node.type === 'code-block') {

@@ -23,14 +23,30 @@ export function Element(props: RenderElementProps) {
   switch (element.type) {
     case 'heading': {
       const Tag = `h${element.level}` as const;
-      return <Tag {...attributes} className={HEADING_CLASSES[element.level]}>{children}</Tag>;
+      return (
+        <Tag {...attributes} className={HEADING_CLASSES[element.level]}>
+          {children}
+        </Tag>
+      );
     }
     case 'blockquote':
-      return <blockquote {...attributes} className="my-4 border-l-4 border-gold pl-4 italic">{children}</blockquote>;
+      return (
+        <blockquote {...attributes} className="my-4 border-l-4 border-gold pl-4 italic">
+          {children}
+        </blockquote>
+      );
     case 'bulleted-list':
-      return <ul {...attributes} className="my-3 list-disc space-y-1 pl-6">{children}</ul>;
+      return (
+        <ul {...attributes} className="my-3 list-disc space-y-1 pl-6">
+          {children}
+        </ul>
+      );
     case 'numbered-list':
-      return <ol {...attributes} className="my-3 list-decimal space-y-1 pl-6">{children}</ol>;
+      return (
+        <ol {...attributes} className="my-3 list-decimal space-y-1 pl-6">
+          {children}
+        </ol>
+      );
     case 'list-item':
       return <li {...attributes}>{children}</li>;
     case 'code-block':
@@ -48,7 +64,11 @@ export function Element(props: RenderElementProps) {
     case 'image':
       return <Image {...props} element={element} />;
     default:
-      return <p {...attributes} className="my-3">{children}</p>;
+      return (
+        <p {...attributes} className="my-3">
+          {children}
+        </p>
+      );
   }
 }
 
@@ -60,11 +80,7 @@ function Image({ attributes, children, element }: RenderElementProps & { element
   return (
     <div {...attributes}>
       <div contentEditable={false} className="relative my-4">
-        <img
-          src={element.src}
-          alt={element.alt}
-          className={`block h-auto max-h-96 max-w-full rounded-lg ${selected && focused ? 'ring-4 ring-gold' : ''}`}
-        />
+        <img src={element.src} alt={element.alt} className={`block h-auto max-h-96 max-w-full rounded-lg ${selected && focused ? 'ring-4 ring-gold' : ''}`} />
         <button
           type="button"
           className="mt-1 rounded border border-slate-400 bg-white px-2 py-1 text-xs font-semibold text-ink hover:bg-slate-100"

@@ -45,8 +45,22 @@ export function Toolbar({ editorId, onInsertImage, onInsertLink }: ToolbarProps)
     run: () => toggleBlock(editor, format),
   });
   const buttons: Button[] = [
-    { key: 'bold', label: 'Bold', icon: icons.bold, shortcut: { text: `${MOD}B`, aria: `${MOD_KEY}+B` }, pressed: state.marks.bold, run: () => toggleMark(editor, 'bold') },
-    { key: 'italic', label: 'Italic', icon: icons.italic, shortcut: { text: `${MOD}I`, aria: `${MOD_KEY}+I` }, pressed: state.marks.italic, run: () => toggleMark(editor, 'italic') },
+    {
+      key: 'bold',
+      label: 'Bold',
+      icon: icons.bold,
+      shortcut: { text: `${MOD}B`, aria: `${MOD_KEY}+B` },
+      pressed: state.marks.bold,
+      run: () => toggleMark(editor, 'bold'),
+    },
+    {
+      key: 'italic',
+      label: 'Italic',
+      icon: icons.italic,
+      shortcut: { text: `${MOD}I`, aria: `${MOD_KEY}+I` },
+      pressed: state.marks.italic,
+      run: () => toggleMark(editor, 'italic'),
+    },
     block('heading-1', 'Heading 1'),
     block('heading-2', 'Heading 2'),
     block('heading-3', 'Heading 3'),
@@ -57,7 +71,14 @@ export function Toolbar({ editorId, onInsertImage, onInsertLink }: ToolbarProps)
     { key: 'image', label: 'Insert image', icon: icons.image, run: onInsertImage },
     { key: 'link', label: state.link ? 'Edit link' : 'Insert link', icon: icons.link, pressed: state.link, run: onInsertLink },
     { key: 'undo', label: 'Undo', icon: icons.undo, shortcut: { text: `${MOD}Z`, aria: `${MOD_KEY}+Z` }, disabled: !state.canUndo, run: () => editor.undo() },
-    { key: 'redo', label: 'Redo', icon: icons.redo, shortcut: { text: `${MOD}Shift+Z`, aria: `${MOD_KEY}+Shift+Z` }, disabled: !state.canRedo, run: () => editor.redo() },
+    {
+      key: 'redo',
+      label: 'Redo',
+      icon: icons.redo,
+      shortcut: { text: `${MOD}Shift+Z`, aria: `${MOD_KEY}+Shift+Z` },
+      disabled: !state.canRedo,
+      run: () => editor.redo(),
+    },
   ];
 
   const [current, setCurrent] = useState(0);

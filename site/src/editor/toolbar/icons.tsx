@@ -3,18 +3,49 @@ import type { ReactNode } from 'react';
 
 function Icon({ children }: { children: ReactNode }) {
   return (
-    <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <svg
+      viewBox="0 0 24 24"
+      width="18"
+      height="18"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
       {children}
     </svg>
   );
 }
 
 export const icons = {
-  bold: <span aria-hidden="true" className="font-bold">B</span>,
-  italic: <span aria-hidden="true" className="font-serif italic">I</span>,
-  'heading-1': <span aria-hidden="true" className="text-xs font-bold">H1</span>,
-  'heading-2': <span aria-hidden="true" className="text-xs font-bold">H2</span>,
-  'heading-3': <span aria-hidden="true" className="text-xs font-bold">H3</span>,
+  bold: (
+    <span aria-hidden="true" className="font-bold">
+      B
+    </span>
+  ),
+  italic: (
+    <span aria-hidden="true" className="font-serif italic">
+      I
+    </span>
+  ),
+  'heading-1': (
+    <span aria-hidden="true" className="text-xs font-bold">
+      H1
+    </span>
+  ),
+  'heading-2': (
+    <span aria-hidden="true" className="text-xs font-bold">
+      H2
+    </span>
+  ),
+  'heading-3': (
+    <span aria-hidden="true" className="text-xs font-bold">
+      H3
+    </span>
+  ),
   'bulleted-list': (
     <Icon>
       <path d="M9 6h11M9 12h11M9 18h11" />

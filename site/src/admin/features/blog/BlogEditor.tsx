@@ -1,0 +1,157 @@
+// The blog editor's page (spec §2 "Blog editor"): the top bar, the fields in the spec's
+// order, and the offer of unsaved work from an earlier visit. What it does (Preview, Save
+// Draft, Publish, and no lost work) is in useBlogEditor.ts.
+import { useId, useRef } from 'react';
+import { Link } from 'react-router';
+import { LIMITS, RichTextEditor } from '../../../editor';
+import { CountedField } from '../../components/CountedField';
+import { formatExact } from '../../components/dates';
+import { TextField, type TextFieldProps } from '../../components/Field';
+import { useAnnouncement } from '../../components/useAnnouncement';
+import { useFocusWhenLost } from '../../components/useFocusWhenLost';
+import { type BlogPost, uploadBlogImage } from './api';
+import { FeaturedImage } from './FeaturedImage';
+import { LeaveGuard } from './LeaveGuard';
+import { useBlogEditor } from './useBlogEditor';
+
+interface Props {
+  /** The stored post, or null for a new one. */
+  post: BlogPost | null;
+  defaultAuthor: string;
+}
+
+export function BlogEditor({ post, defaultAuthor }: Props) {
+  const ids = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusWhenLost(heading);
+  const editor = useBlogEditor(post, defaultAuthor);
+  const { form, update, busy, offer } = editor;
+  const announcedCharacters = useAnnouncement(`Content: ${editor.characters} characters`);
+  const field = (name: string) => `${ids}-${name}`;
+  const text = (key: 'title' | 'slug' | 'authorName', label: string, placeholder: string, more: Partial<TextFieldProps> = {}) => (
+    <TextField
+      id={field(key)}
+      label={label}
+      value={form[key]}
+      maxLength={LIMITS[key].max}
+      placeholder={placeholder}
+      onChange={(value) => update(key, value)}
+      {...more}
+    />
+  );
+  const counted = (key: 'excerpt' | 'keywords' | 'featuredImageAlt', label: string, placeholder: string, rows?: number) => (
+    <CountedField
+      id={field(key)}
+      label={label}
+      rows={rows}
+      value={form[key]}
+      limit={LIMITS[key]}
+      placeholder={placeholder}
+      onChange={(value) => update(key, value)}
+    />
+  );
+
+  return (
+    <div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Link to="/admin/dashboard?tab=blogs" className="btn btn-outline">
+          Back to Admin
+        </Link>
+        <div className="flex flex-wrap gap-3">
+          <button type="button" className="btn btn-outline" disabled={form.content === ''} onClick={editor.preview}>
+            Preview
+          </button>
+          <button type="button" className="btn btn-outline" disabled={busy !== null} onClick={() => void editor.save('draft')}>
+            {busy === 'draft' ? 'Saving...' : 'Save Draft'}
+          </button>
+          <button type="button" className="btn btn-primary" disabled={busy !== null} onClick={() => void editor.save('publish')}>
+            {busy === 'publish' ? 'Publishing...' : 'Publish'}
+          </button>
+        </div>
+      </div>
+
+      <h1 ref={heading} tabIndex={-1} className="mt-6 font-serif text-3xl font-bold text-navy focus:outline-none sm:text-4xl">
+        {post ? 'Edit Blog Post' : 'Create New Blog Post'}
+      </h1>
+
+      {offer && (
+        <section aria-labelledby={field('offer')} className="mt-6 rounded-lg border border-gold bg-cream p-4">
+          <h2 id={field('offer')} className="font-semibold text-ink">
+            Unsaved changes found
+          </h2>
+          <p className="mt-1 text-slate-700">
+            Changes to this post that were not saved were kept in this browser on {formatExact(new Date(offer.keptAt).toISOString())}.
+          </p>
+          <div className="mt-3 flex flex-wrap gap-3">
+            <button type="button" className="btn btn-primary" onClick={() => editor.answerOffer(true)}>
+              Restore changes
+            </button>
+            <button type="button" className="btn btn-outline" onClick={() => editor.answerOffer(false)}>
+              Discard them
+            </button>
+          </div>
+        </section>
+      )}
+
+      <div className="mt-8 space-y-6">
+        {text('title', 'Title', "Enter the post's title", { inputRef: editor.titleInput })}
+
+        {text('slug', 'Slug', 'made from the title when empty', {
+          hint: '(optional)',
+          describedBy: field('slug-help'),
+          children: (
+            <p id={field('slug-help')} className="mt-1 text-sm text-slate-700" aria-live="polite">
+              {editor.slug ? (
+                <>
+                  The post&apos;s address: <strong className="font-semibold break-all text-ink">/blog/{editor.slug}</strong>
+                </>
+              ) : (
+                'The address is made from the slug, or from the title when the slug is empty.'
+              )}
+            </p>
+          ),
+        })}
+
+        {counted('excerpt', 'Excerpt', 'A short summary for the blog list', 3)}
+
+        {text('authorName', 'Author Name', defaultAuthor, { hint: '(optional)' })}
+
+        {counted('keywords', 'SEO Keywords', 'Comma-separated, e.g. ballot access, independent voters')}
+
+        <FeaturedImage
+          id={field('image')}
+          image={form.featuredImage}
+          name={form.featuredImageName}
+          upload={uploadBlogImage}
+          onChange={editor.setFeaturedImage}
+        />
+
+        {counted('featuredImageAlt', 'Image Alt Text', 'Describe the featured image')}
+
+        <div>
+          {/* The text area is a contenteditable, which a <label> cannot point at. */}
+          <div id={field('content-label')} className="field-label mb-1" onClick={() => document.getElementById(field('content'))?.focus()}>
+            Content
+          </div>
+          <RichTextEditor
+            key={editor.editorKey}
+            id={field('content')}
+            labelledBy={field('content-label')}
+            describedBy={field('content-help')}
+            initialHtml={form.content}
+            uploadImage={uploadBlogImage}
+            onChange={editor.setContent}
+          />
+          <p id={field('content-help')} className="mt-1 text-sm text-slate-700">
+            <span className="tabular-nums">{editor.characters} characters</span>. Content is optional for drafts, recommended for publishing.
+          </p>
+          <span role="status" className="sr-only">
+            {announcedCharacters}
+          </span>
+        </div>
+      </div>
+
+      <LeaveGuard isDirty={editor.isDirty} dirty={editor.dirty} />
+    </div>
+  );
+}
