@@ -12,6 +12,7 @@ mod coding;
 pub mod config;
 pub mod connections;
 pub mod db;
+pub mod domain;
 pub mod donations;
 pub mod donor_pass;
 #[cfg(test)]
@@ -34,7 +35,7 @@ pub mod security_headers;
 pub mod server;
 pub mod state;
 pub mod static_files;
-pub mod uploads;
+pub use domain::uploads;
 
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
