@@ -6,7 +6,7 @@ use std::io::Cursor;
 
 use image::{ImageReader, Limits};
 
-use super::{
+use super::check::{
     DAMAGED, EXTRA_DATA, GIF_MAX_FRAME_PIXELS, MAX_ALLOC, UploadError, check_dimensions,
     decode_error, refused,
 };
@@ -304,8 +304,9 @@ pub(super) fn webp_layout(bytes: &[u8]) -> Result<WebPLayout, UploadError> {
 mod tests {
     use image::{Rgba, RgbaImage};
 
+    use super::super::check::ANIMATED_NOT_GIF;
+    use super::super::process;
     use super::super::test_corpus::*;
-    use super::super::{ANIMATED_NOT_GIF, process};
     use super::*;
 
     #[test]

@@ -14,12 +14,12 @@ use image::{
 };
 
 use super::Processed;
-use super::container::{GifLayout, gif_layout};
-use super::{
+use super::check::{
     DAMAGED, GIF_MAX_FRAME_PIXELS, GIF_MAX_FRAMES, GIF_MAX_TOTAL_PIXELS, Kind, MARKUP, MAX_ALLOC,
     MAX_SIDE, UploadError, check_dimensions, contains_markup, content_type_for, decode_error,
     encode_error, refused,
 };
+use super::container::{GifLayout, gif_layout};
 
 /// Stills are stored at most this many pixels on their longer side (as WordPress does).
 pub const MAX_STORED_SIDE: u32 = 2560;

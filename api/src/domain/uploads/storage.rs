@@ -13,7 +13,7 @@ use warp::reply::Response;
 use warp::{Filter, Rejection};
 
 use super::Processed;
-use super::content_type_for;
+use super::check::content_type_for;
 
 /// Writes a processed image under `dir` (created if missing) as `{first 20 hex digits of its
 /// SHA-256}.{extension}` and returns its public URL, `/uploads/{name}`. The file appears
