@@ -121,7 +121,9 @@ pub(super) fn decode_error(error: ImageError) -> UploadError {
 }
 
 pub(super) fn encode_error(error: impl fmt::Display) -> UploadError {
-    tracing::warn!(error = %error, "re-encoding an uploaded image failed");
+    // The target the line had before the module moved into `domain`, so log filters and
+    // searches for `api::uploads` still find it.
+    tracing::warn!(target: "api::uploads", error = %error, "re-encoding an uploaded image failed");
     refused(NOT_PROCESSED)
 }
 
