@@ -10,3 +10,4 @@ pub mod erasure;
 pub mod export;
 pub mod payments;
 pub mod rebuild;
+pub mod uploads;

@@ -22,10 +22,10 @@ use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
 use crate::domain::export::{self, Sheet};
+use crate::domain::uploads::{self, UploadError};
 use crate::http::error::ApiError;
 use crate::http::filters::{json_body, limited_body, parse_id};
 use crate::state::AppState;
-use crate::uploads::{self, UploadError};
 
 /// Hard limits, in characters (content: bytes). The excerpt's 300 is the editor's soft
 /// limit; the server takes up to 1,000 so a save is never lost to it. The editor reads

@@ -10,8 +10,8 @@
 use generator::{sanitize, slug};
 use serde_json::{Value, json};
 
+use crate::domain::uploads;
 use crate::routes::admin::blogs;
-use crate::uploads;
 
 /// Where the editor reads the rules from, relative to the api crate.
 const ALLOWLIST_JSON: &str = "../site/src/editor/allowlist.json";
