@@ -13,9 +13,9 @@ default:
 deps:
     @if [ ! -d site/node_modules ] || [ site/package-lock.json -nt site/node_modules/.package-lock.json ]; then npm --prefix site install --no-save --no-audit --no-fund; fi
 
-# Build the client bundles and generate the whole static site into dist/.
+# Build the client bundles (when their sources changed) and generate the whole static site into dist/.
 build: deps
-    npm --prefix site run build --silent
+    node site/scripts/build-if-changed.mjs
     cargo run --quiet -p generator -- build
 
 # Build, then serve dist/ and /api on BIND:PORT (default 127.0.0.1:8080) with data/site.db.
