@@ -26,7 +26,10 @@ function inputsHash() {
   }
   const hash = createHash('sha256');
   hash.update(process.version);
-  for (const file of listed.split('\0').filter((f) => f && !f.startsWith('site/e2e/')).sort()) {
+  for (const file of listed
+    .split('\0')
+    .filter((f) => f && !f.startsWith('site/e2e/'))
+    .sort()) {
     const path = join(root, file);
     if (!existsSync(path)) continue; // deleted but not yet staged
     hash.update(file).update('\0').update(readFileSync(path)).update('\0');
