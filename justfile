@@ -3,6 +3,7 @@
 set dotenv-load := true
 
 export DIST_DIR := env_var_or_default("DIST_DIR", "dist")
+target := env_var_or_default("CARGO_TARGET_DIR", "target")
 
 # List the recipes.
 default:
@@ -18,9 +19,13 @@ build: deps
     node site/scripts/build-if-changed.mjs
     cargo run --quiet -p generator -- build
 
-# Build, then serve dist/ and /api on BIND:PORT (default 127.0.0.1:8080) with data/site.db.
-serve: build
-    cargo run --quiet --release -p api
+# Build, then serve dist/ and /api on BIND:PORT (default 127.0.0.1:8080) with data/site.db. The
+# generator and the server are built together in release, so what they share compiles once.
+serve: deps
+    node site/scripts/build-if-changed.mjs
+    cargo build --quiet --release -p generator -p api
+    {{target}}/release/generator build
+    {{target}}/release/api
 
 # Build, serve on BIND:PORT and rebuild + reload the open page whenever a source file changes.
 dev: deps
@@ -35,13 +40,14 @@ test: deps
     cargo build --quiet -p api -p fake-stripe
     npm --prefix site run test:e2e --silent
 
-# Benchmarks: page weight, static files against nginx, durable signups against a plain loop, the blog's build and publish speed against Hugo, memory under a mixed load, then hostile clients.
+# Benchmarks: page weight, static files against nginx, durable signups against a plain loop, the blog's build and publish speed against Hugo, memory under a mixed load, hostile clients, then a fresh clone's first `just serve`.
 bench: build
     cargo build --quiet --release -p api -p generator --bins --example plain_writes --example photo
     node bench/run.mjs
     node bench/blog.mjs
     node bench/memory.mjs
     node bench/hostile.mjs
+    node bench/first-run.mjs
 
 # A consistent copy of DATA_DIR/site.db (default backups/site-YYYYMMDD-HHMMSS.db), safe while the server runs.
 backup file=("backups/site-" + `date -u +%Y%m%d-%H%M%S` + ".db"):
