@@ -18,7 +18,7 @@ use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 use serde_json::json;
 
-use crate::build::Site;
+use crate::site::Site;
 use crate::content::Meta;
 use crate::media::Media;
 use crate::output::{Compression, Output, html_path_for};
