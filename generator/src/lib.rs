@@ -21,7 +21,9 @@ pub mod pdf;
 pub mod policy;
 pub mod sanitize;
 pub mod seo;
+mod site;
 pub mod slug;
 pub mod templates;
 
-pub use build::{BuildOptions, Report, Site, build};
+pub use build::{Report, build};
+pub use site::{BuildOptions, Site};

@@ -8,12 +8,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use crate::output::{Output, short_hash};
 use anyhow::{Context as _, Result, bail};
 use image::{DynamicImage, GenericImageView, ImageFormat};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
-
-use crate::output::Output;
 
 /// Widths offered in `srcset`; a source is never enlarged. 768 is there for phones: a
 /// 412-px screen at DPR 1.75 wants 721 px for a full-width image, and without it the
@@ -413,12 +411,6 @@ fn fit((w, h): (u32, u32), max_w: u32) -> (u32, u32) {
             ((h as u64 * max_w as u64 + w as u64 / 2) / w as u64).max(1) as u32,
         )
     }
-}
-
-/// First 10 hex digits of the SHA-256: the fingerprint in asset names.
-pub fn short_hash(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    digest.iter().take(5).map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

@@ -11,6 +11,14 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{Context as _, Result, bail};
+use sha2::{Digest, Sha256};
+
+/// First 10 hex digits of the SHA-256: the fingerprint in the names of image variants
+/// (`crate::media`) and of the cached compressed copies.
+pub fn short_hash(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().take(5).map(|b| format!("{b:02x}")).collect()
+}
 
 /// Text smaller than this gains nothing from compression.
 pub const COMPRESS_MIN_BYTES: usize = 512;
@@ -126,7 +134,7 @@ impl Output {
     fn compressed(&self, bytes: &[u8], compression: Compression) -> Result<(Vec<u8>, Vec<u8>)> {
         let (br, gz) = compression.levels();
         let cached = match (&self.cache, compression) {
-            (Some(dir), Compression::Best) => Some(dir.join(crate::media::short_hash(bytes))),
+            (Some(dir), Compression::Best) => Some(dir.join(short_hash(bytes))),
             _ => None,
         };
         if let Some(stem) = &cached {

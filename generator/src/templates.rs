@@ -65,7 +65,8 @@ pub fn load(dir: &Path, helpers: Helpers) -> Result<Tera> {
 
     // Tera checks filter and function names while parsing, so templates load last.
     tera.autoescape_on([".html", ".xml"]);
-    let glob = format!("{}/**/*.html", dir.display());
+    // The pages' HTML, and the XML files made from templates (the blog's feed, the sitemap).
+    let glob = format!("{}/**/*.{{html,xml}}", dir.display());
     tera.load_from_glob(&glob)
         .map_err(|e| anyhow::anyhow!("Failed to load the templates in {}: {e}", dir.display()))?;
     Ok(tera)

@@ -2,7 +2,7 @@
 //! old address answers a permanent redirect to its new one (the admin API keeps the old
 //! slugs). Everything else under `/blog` is a static file, or the blog's own 404 page.
 
-use rusqlite::OptionalExtension;
+use generator::blog::{post_route, store};
 use warp::filters::BoxedFilter;
 use warp::http::{HeaderValue, StatusCode, header};
 use warp::reply::Response;
@@ -28,20 +28,12 @@ pub fn routes(db: Db, dist: PathBuf) -> BoxedFilter<(Response,)> {
                 if slug.starts_with('.') || slug.contains(['/', '\\']) || page.is_file() {
                     return Err(warp::reject::not_found());
                 }
-                let target: Option<String> = db
-                    .read(move |c| {
-                        c.query_row(
-                            "SELECT p.slug FROM blog_slug_redirects r JOIN blog_posts p ON p.id = r.post_id \
-                             WHERE r.slug = ?1 AND p.status = 'published' AND p.publish_date IS NOT NULL",
-                            [&slug],
-                            |r| r.get(0),
-                        )
-                        .optional()
-                    })
+                let target = db
+                    .read(move |c| store::redirect_target(c, &slug))
                     .await
                     .map_err(Rejection::from)?;
                 match target {
-                    Some(new) => Ok(permanent_redirect(&generator::blog::post_route(&new))),
+                    Some(new) => Ok(permanent_redirect(&post_route(&new))),
                     None => Err(warp::reject::not_found()),
                 }
             }

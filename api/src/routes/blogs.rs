@@ -10,10 +10,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use generator::blog::{PUBLISHED, Post};
+use generator::blog::{Post, store};
 use quick_cache::Weighter;
 use quick_cache::sync::Cache;
-use rusqlite::{Connection, OptionalExtension};
+use rusqlite::Connection;
 use serde_json::json;
 use warp::filters::BoxedFilter;
 use warp::http::{HeaderValue, header};
@@ -116,39 +116,24 @@ fn number(
     }
 }
 
-/// How many posts are published, and when any last changed.
+/// The blog's version: how many posts are published, and when any last changed
+/// ([`store::published_version`]). A publish, an edit, an unpublish or a delete changes one
+/// or the other.
 type Version = (i64, String);
-
-/// The blog's version: how many posts are published and when any last changed. A publish,
-/// an edit, an unpublish or a delete changes one or the other.
-fn version(c: &Connection) -> rusqlite::Result<Version> {
-    c.query_row(
-        "SELECT COUNT(*), COALESCE(MAX(updated_at), '') FROM blog_posts \
-         WHERE status = 'published' AND publish_date IS NOT NULL",
-        [],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )
-}
 
 /// The JSON answer to `request` as the database holds it now, with the version it was read
 /// at; `None`: no such post.
 fn build(c: &Connection, request: &Request) -> rusqlite::Result<(Version, Option<Vec<u8>>)> {
-    let version = version(c)?;
+    let version = store::published_version(c)?;
     let value = match request {
         Request::Page { limit, offset } => {
-            let mut stmt = c.prepare_cached(&format!("{PUBLISHED} LIMIT ?1 OFFSET ?2"))?;
-            let blogs = stmt
-                .query_map([limit, offset], Post::from_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()?;
-            let has_more = offset + (blogs.len() as i64) < version.0;
+            let posts = store::published_page(c, *limit, *offset)?;
+            let has_more = offset + (posts.len() as i64) < version.0;
+            let blogs: Vec<_> = posts.iter().map(Post::public).collect();
             Some(json!({ "blogs": blogs, "total": version.0, "hasMore": has_more }))
         }
-        Request::Post(slug) => {
-            let sql = PUBLISHED.replace("ORDER BY", "AND slug = ?1 ORDER BY");
-            c.query_row(&sql, [slug], Post::from_row)
-                .optional()?
-                .map(|post| serde_json::to_value(post).unwrap_or_default())
-        }
+        Request::Post(slug) => store::published_by_slug(c, slug)?
+            .map(|post| serde_json::to_value(post.public()).unwrap_or_default()),
     };
     let body = value.map(|v| serde_json::to_vec(&v).unwrap_or_default());
     Ok((version, body))
@@ -161,7 +146,7 @@ async fn answer(
     request: Request,
     coding: Option<Coding>,
 ) -> Result<Option<Response>, ApiError> {
-    let (count, newest) = db.read(version).await?;
+    let (count, newest) = db.read(store::published_version).await?;
     let key = (count, newest, request.clone(), coding);
     if let Some(answer) = answers.cache.get(&key) {
         return Ok(Some(response(answer)));

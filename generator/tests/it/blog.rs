@@ -263,6 +263,70 @@ fn the_feed_is_atom_with_the_newest_twenty_posts_in_full() {
     assert_eq!(sitemap.matches("/blog/post-").count(), 23);
 }
 
+/// The feed makes a post's links and images absolute by rewriting those attributes alone:
+/// text that looks like one (`", /`, `src="/x`) is the author's and stays as written.
+#[test]
+fn the_feed_makes_links_absolute_without_touching_the_text() {
+    let (_tmp, opts) = project();
+    fs::create_dir_all(opts.data_dir.join("uploads")).unwrap();
+    crate::common::image(
+        opts.data_dir.join("uploads/0123456789abcdef0123.jpg"),
+        800,
+        450,
+        false,
+    );
+    let conn = database(&opts.database());
+    conn.execute(
+        "INSERT INTO blog_posts (title, slug, content, author_name, status, publish_date)
+         VALUES ('Quoting', 'quoting', ?1, 'A', 'published', '2025-03-01T12:00:00.000Z')",
+        [r#"<p>She said "no", /never. Markup reads src="/x and href="/y.</p><p><a href="/issues">Issues</a><img src="/uploads/0123456789abcdef0123.jpg" alt="a, /b"></p>"#],
+    )
+    .unwrap();
+    generator::build(&opts, &EchoRenderer).unwrap();
+    let xml = fs::read(opts.out_dir.join("blog/feed.xml")).unwrap();
+    let feed = feed_rs::parser::parse(&xml[..]).expect("a valid feed");
+    let content = feed.entries[0]
+        .content
+        .as_ref()
+        .unwrap()
+        .body
+        .clone()
+        .unwrap();
+    assert!(
+        content.contains(r#"<p>She said "no", /never. Markup reads src="/x and href="/y.</p>"#),
+        "{content}"
+    );
+    assert!(
+        content.contains(r#"<a href="https://example.org/issues" rel="#),
+        "{content}"
+    );
+    assert!(
+        content
+            .contains(r#"<img src="https://example.org/media/uploads/0123456789abcdef0123-800."#),
+        "{content}"
+    );
+    assert!(content.contains(r#"alt="a, /b""#), "{content}");
+    // Every srcset candidate, each after its comma.
+    let srcsets: Vec<&str> = content
+        .split(r#"srcset=""#)
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    assert_eq!(srcsets.len(), 2, "{content}");
+    for srcset in srcsets {
+        for candidate in srcset.split(", ") {
+            assert!(
+                candidate.starts_with("https://example.org/media/uploads/"),
+                "{srcset}"
+            );
+        }
+    }
+    // The post's own page keeps its site paths.
+    let html = read(&opts, "blog/quoting/index.html");
+    assert!(html.contains(r#"<a href="/issues" rel="#));
+    assert!(html.contains(r#"She said "no", /never. Markup reads src="/x and href="/y."#));
+}
+
 #[test]
 fn uploaded_images_are_responsive_and_sized_in_posts() {
     let (_tmp, opts) = project();

@@ -10,8 +10,9 @@
 use std::net::IpAddr;
 
 use bytes::Bytes;
+use generator::blog::{Post, store};
 use generator::{sanitize, slug};
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::Connection;
 use serde::{Deserialize, Deserializer, Serialize};
 use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
@@ -54,48 +55,6 @@ pub(crate) mod recommended {
 const BODY_LIMIT: u64 = 3 * 1024 * 1024;
 /// An image at its limit plus the multipart wrapping.
 const UPLOAD_BODY_LIMIT: u64 = uploads::MAX_BYTES as u64 + 64 * 1024;
-
-const COLUMNS: &str = "id, title, slug, excerpt, content, featured_image, featured_image_alt, \
-                       keywords, author_name, status, publish_date, created_at, updated_at";
-
-/// A post on the wire (spec §3, "Blog post").
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Post {
-    pub id: i64,
-    pub title: String,
-    pub slug: String,
-    pub excerpt: Option<String>,
-    pub content: String,
-    pub featured_image: Option<String>,
-    pub featured_image_alt: Option<String>,
-    pub keywords: Option<String>,
-    pub author_name: String,
-    pub status: String,
-    pub publish_date: Option<String>,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-impl Post {
-    fn from_row(r: &Row) -> rusqlite::Result<Post> {
-        Ok(Post {
-            id: r.get(0)?,
-            title: r.get(1)?,
-            slug: r.get(2)?,
-            excerpt: r.get(3)?,
-            content: r.get(4)?,
-            featured_image: r.get(5)?,
-            featured_image_alt: r.get(6)?,
-            keywords: r.get(7)?,
-            author_name: r.get(8)?,
-            status: r.get(9)?,
-            publish_date: r.get(10)?,
-            created_at: r.get(11)?,
-            updated_at: r.get(12)?,
-        })
-    }
-}
 
 /// `Some(value)` for a key that was sent (even as `null`), `None` for one that was not: an
 /// update changes only what it sends.
@@ -155,6 +114,21 @@ fn optional(field: &str, value: Option<String>, max: usize) -> Result<Option<Str
 }
 
 impl Fields {
+    /// What a save writes, with the slug it found.
+    fn edit<'a>(&'a self, slug: &'a str) -> store::Edit<'a> {
+        store::Edit {
+            title: &self.title,
+            slug,
+            excerpt: self.excerpt.as_deref(),
+            content: &self.content,
+            featured_image: self.featured_image.as_deref(),
+            featured_image_alt: self.featured_image_alt.as_deref(),
+            keywords: self.keywords.as_deref(),
+            author_name: &self.author_name,
+            status: &self.status,
+        }
+    }
+
     /// The fields of a new post, or of `existing` changed by `input`.
     fn merge(
         input: Input,
@@ -358,13 +332,8 @@ fn not_found(id: i64) -> ApiError {
     ApiError::NotFound(format!("There is no blog post {id}."))
 }
 
-fn find(tx: &rusqlite::Connection, id: i64) -> rusqlite::Result<Option<Post>> {
-    tx.query_row(
-        &format!("SELECT {COLUMNS} FROM blog_posts WHERE id = ?1"),
-        [id],
-        Post::from_row,
-    )
-    .optional()
+fn find(tx: &Connection, id: i64) -> rusqlite::Result<Option<Post>> {
+    store::by_id(tx, id)
 }
 
 /// GET /api/admin/blogs: every post, most recently updated first.
@@ -374,15 +343,7 @@ async fn list(state: AppState) -> Result<Response, Rejection> {
 }
 
 async fn all_posts(state: &AppState) -> Result<Vec<Post>, ApiError> {
-    state
-        .db
-        .read(|c| {
-            let mut stmt = c.prepare(&format!(
-                "SELECT {COLUMNS} FROM blog_posts ORDER BY updated_at DESC, id DESC"
-            ))?;
-            stmt.query_map([], Post::from_row)?.collect()
-        })
-        .await
+    state.db.read(store::all).await
 }
 
 /// GET /api/admin/blogs/{id}
@@ -431,16 +392,9 @@ fn unique_slug(
             }
         }
     };
-    let taken = |candidate: &str| -> rusqlite::Result<bool> {
-        tx.query_row(
-            "SELECT EXISTS (SELECT 1 FROM blog_posts WHERE slug = ?1 AND id IS NOT ?2)",
-            params![candidate, id],
-            |r| r.get(0),
-        )
-    };
     let mut candidate = base.clone();
     let mut n = 2;
-    while taken(&candidate)? {
+    while store::slug_taken(tx, &candidate, id)? {
         candidate = slug::numbered(&base, n);
         n += 1;
     }
@@ -513,8 +467,9 @@ async fn preview(state: AppState, id: Option<String>, input: Input) -> Result<Re
     })?;
     let slug = slug_of(&state, &fields, existing.as_ref()).await?;
     let now = format!("{:.3}", jiff::Timestamp::now());
-    let post = generator::blog::Post {
-        id: existing.as_ref().map_or(0, |p| p.id),
+    let existing = existing.as_ref();
+    let post = Post {
+        id: existing.map_or(0, |p| p.id),
         title: fields.title,
         slug,
         excerpt: fields.excerpt,
@@ -523,10 +478,15 @@ async fn preview(state: AppState, id: Option<String>, input: Input) -> Result<Re
         featured_image_alt: fields.featured_image_alt,
         keywords: fields.keywords,
         author_name: fields.author_name,
+        // Shown as it will be once published.
+        status: "published".into(),
         // A post keeps its first publish date; a new one would be published now.
-        publish_date: existing
-            .and_then(|p| p.publish_date)
-            .unwrap_or_else(|| now.clone()),
+        publish_date: Some(
+            existing
+                .and_then(|p| p.publish_date.clone())
+                .unwrap_or_else(|| now.clone()),
+        ),
+        created_at: existing.map_or_else(|| now.clone(), |p| p.created_at.clone()),
         updated_at: now,
     };
     let files = state.static_files.clone();
@@ -560,47 +520,21 @@ fn save(
         None => None,
     };
     let slug = unique_slug(tx, fields, id, existing.as_ref().map(|p| p.slug.as_str()))?;
-    tx.execute("DELETE FROM blog_slug_redirects WHERE slug = ?1", [&slug])?;
-    let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
+    store::remove_redirect(tx, &slug)?;
+    let edit = fields.edit(&slug);
     let publishing = fields.status == "published";
     let id = match &existing {
         None => {
-            tx.execute(
-                &format!(
-                    "INSERT INTO blog_posts (title, slug, excerpt, content, featured_image, featured_image_alt, \
-                     keywords, author_name, status, publish_date) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, CASE WHEN ?10 THEN {now} END)"
-                ),
-                params![
-                    fields.title, slug, fields.excerpt, fields.content, fields.featured_image,
-                    fields.featured_image_alt, fields.keywords, fields.author_name, fields.status, publishing
-                ],
-            )?;
-            let id = tx.last_insert_rowid();
+            let id = store::insert(tx, &edit)?;
             audit::record(tx, Action::Create, Some(&format!("blog:{id}")), ip)?;
             id
         }
         Some(post) => {
             // A published post's old address keeps working: it redirects to the new one.
             if post.status == "published" && post.slug != slug {
-                tx.execute(
-                    "INSERT OR REPLACE INTO blog_slug_redirects (slug, post_id) VALUES (?1, ?2)",
-                    params![post.slug, post.id],
-                )?;
+                store::add_redirect(tx, &post.slug, post.id)?;
             }
-            tx.execute(
-                &format!(
-                    "UPDATE blog_posts SET title = ?1, slug = ?2, excerpt = ?3, content = ?4, featured_image = ?5, \
-                     featured_image_alt = ?6, keywords = ?7, author_name = ?8, status = ?9, \
-                     publish_date = CASE WHEN ?10 THEN COALESCE(publish_date, {now}) ELSE publish_date END, \
-                     updated_at = {now} WHERE id = ?11"
-                ),
-                params![
-                    fields.title, slug, fields.excerpt, fields.content, fields.featured_image,
-                    fields.featured_image_alt, fields.keywords, fields.author_name, fields.status,
-                    publishing, post.id
-                ],
-            )?;
+            store::update(tx, post.id, &edit)?;
             audit::record(tx, Action::Update, Some(&format!("blog:{}", post.id)), ip)?;
             post.id
         }
@@ -680,12 +614,7 @@ async fn publish(state: AppState, admin: Admin, id: String) -> Result<Response, 
                 return Ok(None);
             };
             if post.status != "published" {
-                tx.execute(
-                    "UPDATE blog_posts SET status = 'published', \
-                     publish_date = COALESCE(publish_date, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), \
-                     updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1",
-                    [id],
-                )?;
+                store::publish(tx, id)?;
                 audit::record(tx, Action::Publish, Some(&format!("blog:{id}")), admin.ip)?;
             }
             find(tx, id)
@@ -701,11 +630,11 @@ async fn delete(state: AppState, admin: Admin, id: String) -> Result<Response, R
     let deleted = state
         .db
         .write(move |tx| {
-            let n = tx.execute("DELETE FROM blog_posts WHERE id = ?1", [id])?;
-            if n > 0 {
+            let deleted = store::delete(tx, id)?;
+            if deleted {
                 audit::record(tx, Action::Delete, Some(&format!("blog:{id}")), admin.ip)?;
             }
-            Ok(n > 0)
+            Ok(deleted)
         })
         .await?;
     if !deleted {
