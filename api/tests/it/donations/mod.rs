@@ -1,0 +1,241 @@
+//! Donations against a real database and the fake Stripe on a real port: every rule the
+//! donate page applies holds at the server, and more (the donor's yearly total, the race for
+//! the last dollars of a limit, card testers); Stripe's events move a gift once and only
+//! forward, and only when signed.
+//!
+//! This file holds the harness (an app wired to a fake Stripe, donors, the calls a browser and
+//! Stripe make); the tests are by topic: `rules` (setting a gift up and the rules it must
+//! meet), `events` (Stripe's webhook events), `privacy` (what a donor's pass opens and a
+//! stranger learns), `abuse` (rate limits and hostile bodies) and `csp` (which page may talk
+//! to Stripe).
+
+mod abuse;
+mod csp;
+mod events;
+mod privacy;
+mod rules;
+
+use crate::common::TestApp;
+use api::config::Config;
+use api::domain::payments::StripeConfig;
+use fake_stripe::{FakeStripe, Outcome};
+use serde_json::{Value, json};
+
+const WEBHOOK_SECRET: &str = "whsec_test_secret";
+
+struct Donate {
+    app: TestApp,
+    fake: FakeStripe,
+}
+
+async fn donate_app(adjust: impl FnOnce(&mut Config)) -> Donate {
+    let fake = FakeStripe::new();
+    let addr = fake_stripe::spawn(fake.clone(), ([127, 0, 0, 1], 0).into())
+        .await
+        .unwrap();
+    let app = TestApp::with(|c| {
+        c.stripe = Some(StripeConfig {
+            secret_key: "sk_test_fake".into(),
+            publishable_key: "pk_test_fake".into(),
+            webhook_secret: Some(WEBHOOK_SECRET.into()),
+            api_base: Some(format!("http://{addr}/")),
+        });
+        c.donation_rate_limit = 1000;
+        c.summary_rate_limit = 1000;
+        adjust(c);
+    });
+    Donate { app, fake }
+}
+
+fn donor(email: &str) -> Value {
+    json!({
+        "donorFirstName": "Ada",
+        "donorLastName": "Lovelace",
+        "donorName": "Ada Lovelace",
+        "donorEmail": email,
+        "donorAddress": "12 Analytical Way",
+        "donorCity": "Springfield",
+        "donorState": "IL",
+        "donorZipCode": "62701",
+        "citizenshipConfirmed": "confirmed",
+        "attestationsConfirmed": true,
+    })
+}
+
+fn itemized(email: &str) -> Value {
+    let mut d = donor(email);
+    d["donorOccupation"] = json!("Engineer");
+    d["donorEmployer"] = json!("Analytical Engines Ltd");
+    d["contributionPurpose"] = json!("general_party_use");
+    d
+}
+
+impl Donate {
+    async fn give(&self, amount: Value, info: Value) -> warp::http::Response<bytes::Bytes> {
+        self.give_from(amount, info, [10, 0, 0, 1]).await
+    }
+
+    async fn give_from(
+        &self,
+        amount: Value,
+        info: Value,
+        ip: [u8; 4],
+    ) -> warp::http::Response<bytes::Bytes> {
+        let body = json!({ "amount": amount, "donorInfo": info }).to_string();
+        self.app
+            .post_from("/api/create-payment-intent", &body, ip)
+            .await
+    }
+
+    /// Gives and returns the new row's id and its PaymentIntent.
+    async fn reserved(&self, amount: Value, info: Value) -> (i64, String) {
+        let res = self.give(amount, info).await;
+        assert_eq!(res.status(), 200, "{:?}", res.body());
+        let secret = TestApp::json(&res)["clientSecret"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let intent = secret.split("_secret_").next().unwrap().to_owned();
+        let id = self.row_of(&intent).await.0;
+        (id, intent)
+    }
+
+    /// Gives with the donor's pass (or none) and returns the answer.
+    async fn give_with_pass(
+        &self,
+        amount: Value,
+        info: Value,
+        pass: Option<&str>,
+    ) -> warp::http::Response<bytes::Bytes> {
+        let mut req = warp::test::request()
+            .method("POST")
+            .path("/api/create-payment-intent")
+            .remote_addr(([10, 0, 0, 1], 40000).into())
+            .header("content-type", "application/json")
+            .body(json!({ "amount": amount, "donorInfo": info }).to_string());
+        if let Some(pass) = pass {
+            req = req.header("x-donor-pass", pass);
+        }
+        req.reply(&self.app.app).await
+    }
+
+    /// Gives, has Stripe take the money, and returns the pass the donor's browser gets.
+    async fn paid_pass(&self, amount: Value, info: Value) -> String {
+        let res = self.give(amount, info).await;
+        assert_eq!(res.status(), 200, "{:?}", res.body());
+        let reply = TestApp::json(&res);
+        let intent = reply["clientSecret"]
+            .as_str()
+            .unwrap()
+            .split("_secret_")
+            .next()
+            .unwrap()
+            .to_owned();
+        self.settle(&intent, Outcome::Succeed).await;
+        let res = self.exchange(&reply["ticket"]).await;
+        assert_eq!(res.status(), 200, "{:?}", res.body());
+        TestApp::json(&res)["pass"].as_str().unwrap().to_owned()
+    }
+
+    /// POST /api/donations/pass with `ticket`.
+    async fn exchange(&self, ticket: &Value) -> warp::http::Response<bytes::Bytes> {
+        self.app
+            .post_json(
+                "/api/donations/pass",
+                &json!({ "ticket": ticket }).to_string(),
+            )
+            .await
+    }
+
+    async fn summary_with(&self, query: &str, pass: &str) -> Value {
+        let res = warp::test::request()
+            .path(&format!("/api/donations/summary?{query}"))
+            .header("x-donor-pass", pass)
+            .reply(&self.app.app)
+            .await;
+        assert_eq!(res.status(), 200, "{:?}", res.body());
+        TestApp::json(&res)
+    }
+
+    async fn row_of(&self, intent: &str) -> (i64, String, i64) {
+        let intent = intent.to_owned();
+        self.app
+            .db
+            .read(move |c| {
+                c.query_row(
+                    "SELECT id, status, amount_cents FROM donations WHERE payment_intent_id = ?1",
+                    [&intent],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+            })
+            .await
+            .unwrap()
+    }
+
+    async fn status(&self, id: i64) -> String {
+        self.app
+            .db
+            .read(move |c| {
+                c.query_row("SELECT status FROM donations WHERE id = ?1", [id], |r| {
+                    r.get(0)
+                })
+            })
+            .await
+            .unwrap()
+    }
+
+    /// Settles the intent at the fake, then delivers the event it made, signed, to the api
+    /// (the fake has no webhook address here: the app is not listening on a port).
+    async fn settle(&self, intent: &str, outcome: Outcome) -> Value {
+        let settled = self.fake.settle(intent, outcome).await.unwrap();
+        let kind = match outcome {
+            Outcome::Succeed => "payment_intent.succeeded",
+            Outcome::Decline => "payment_intent.payment_failed",
+            Outcome::Cancel => "payment_intent.canceled",
+        };
+        let event = fake_stripe::event_for(kind, &settled);
+        let res = self
+            .webhook(&event, WEBHOOK_SECRET, fake_stripe::now())
+            .await;
+        assert_eq!(res.status(), 200, "{:?}", res.body());
+        event
+    }
+
+    async fn webhook(
+        &self,
+        event: &Value,
+        secret: &str,
+        at: i64,
+    ) -> warp::http::Response<bytes::Bytes> {
+        let payload = event.to_string();
+        warp::test::request()
+            .method("POST")
+            .path("/api/stripe/webhook")
+            .header("content-type", "application/json")
+            .header("stripe-signature", fake_stripe::sign(&payload, secret, at))
+            .body(payload)
+            .reply(&self.app.app)
+            .await
+    }
+
+    async fn summary(&self, query: &str) -> warp::http::Response<bytes::Bytes> {
+        self.app
+            .get(&format!("/api/donations/summary?{query}"))
+            .await
+    }
+
+    fn creates(&self) -> Vec<fake_stripe::Recorded> {
+        self.fake
+            .requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && r.path == "/v1/payment_intents")
+            .collect()
+    }
+}
+
+fn this_year() -> i32 {
+    // The fixture party is in America/Chicago; the tests do not run at midnight on New Year's Eve.
+    jiff::Timestamp::now()
+        .to_zoned_datetime(jiff::tz::TimeZone::get("America/Chicago").unwrap())
+        .year() as i32
+}

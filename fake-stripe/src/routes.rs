@@ -1,0 +1,206 @@
+//! The fake's HTTP interface: Stripe's routes, the test controls under `/__fake/`, and
+//! replies in Stripe's shape.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use warp::http::StatusCode;
+use warp::hyper::body::Bytes;
+use warp::reply::Response;
+use warp::{Filter, Reply};
+
+use crate::intents::client_secret_matches;
+use crate::{FakeStripe, Outcome, Recorded};
+
+impl FakeStripe {
+    /// The fake's HTTP interface.
+    pub fn routes(&self) -> warp::filters::BoxedFilter<(Response,)> {
+        let fake = self.clone();
+        warp::method()
+            .and(warp::path::full())
+            .and(warp::query::raw().or(warp::any().map(String::new)).unify())
+            .and(warp::header::headers_cloned())
+            .and(warp::body::bytes())
+            .then(
+                move |method: warp::http::Method,
+                      path: warp::path::FullPath,
+                      query: String,
+                      headers: warp::http::HeaderMap,
+                      body: Bytes| {
+                    let fake = fake.clone();
+                    async move {
+                        fake.handle(method.as_str(), path.as_str(), &query, &headers, &body)
+                            .await
+                    }
+                },
+            )
+            .boxed()
+    }
+
+    async fn handle(
+        &self,
+        method: &str,
+        path: &str,
+        query: &str,
+        headers: &warp::http::HeaderMap,
+        body: &[u8],
+    ) -> Response {
+        let header = |name: &str| {
+            headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        if let Some(control) = path.strip_prefix("/__fake/") {
+            return self.control(method, control, body).await;
+        }
+        // Stripe.js calls the API from the page's origin: answer the browser's preflight.
+        if method == "OPTIONS" {
+            let mut res = reply(StatusCode::NO_CONTENT, &json!({}));
+            let h = res.headers_mut();
+            h.insert(
+                "access-control-allow-methods",
+                warp::http::HeaderValue::from_static("GET, POST"),
+            );
+            h.insert(
+                "access-control-allow-headers",
+                warp::http::HeaderValue::from_static("authorization, content-type"),
+            );
+            return res;
+        }
+        let mut params: HashMap<String, String> =
+            serde_urlencoded::from_bytes(body).ok().unwrap_or_default();
+        if method == "GET" {
+            params.extend(
+                serde_urlencoded::from_str::<Vec<(String, String)>>(query).unwrap_or_default(),
+            );
+        }
+        let key = header("authorization")
+            .and_then(|h| h.strip_prefix("Bearer ").map(str::to_owned))
+            .unwrap_or_default();
+        let idempotency_key = header("idempotency-key");
+        self.lock().requests.push(Recorded {
+            method: method.to_owned(),
+            path: path.to_owned(),
+            idempotency_key: idempotency_key.clone(),
+            params: params.clone(),
+        });
+        let secret_key = key.starts_with("sk_");
+        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        match (method, segments.as_slice()) {
+            ("POST", ["v1", "payment_intents"]) if secret_key => {
+                self.create(params, idempotency_key)
+            }
+            ("GET", ["v1", "payment_intents", id]) => {
+                let intent = self.intent(id);
+                match intent {
+                    Some(intent) if secret_key || client_secret_matches(&intent, &params) => {
+                        reply(StatusCode::OK, &intent)
+                    }
+                    _ => missing(id),
+                }
+            }
+            ("POST", ["v1", "payment_intents", id, "confirm"]) => {
+                self.confirm(id, &key, &params).await
+            }
+            ("POST", ["v1", "payment_intents", id, "cancel"]) if secret_key => {
+                match self.settle(id, Outcome::Cancel).await {
+                    Some(intent) => reply(StatusCode::OK, &intent),
+                    None => missing(id),
+                }
+            }
+            (_, ["v1", ..]) if key.is_empty() => stripe_error(
+                StatusCode::UNAUTHORIZED,
+                "invalid_request_error",
+                None,
+                "You did not provide an API key.",
+            ),
+            _ => stripe_error(
+                StatusCode::NOT_FOUND,
+                "invalid_request_error",
+                None,
+                &format!("Unrecognized request URL ({method}: {path})."),
+            ),
+        }
+    }
+
+    async fn control(&self, method: &str, path: &str, body: &[u8]) -> Response {
+        let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+        let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+        match (method, segments.as_slice()) {
+            ("POST", ["config"]) => {
+                let mut state = self.lock();
+                if let Some(url) = body["webhookUrl"].as_str() {
+                    state.webhook_url = Some(url.to_owned());
+                }
+                if let Some(secret) = body["webhookSecret"].as_str() {
+                    state.webhook_secret = Some(secret.to_owned());
+                }
+                reply(StatusCode::OK, &json!({ "ok": true }))
+            }
+            ("POST", ["fail-next"]) => {
+                let status = body["status"].as_u64().unwrap_or(500) as u16;
+                let message = body["message"]
+                    .as_str()
+                    .unwrap_or("An unknown error occurred.");
+                match body["receiptEmail"].as_str() {
+                    Some(email) => self.fail_next_create_for(email, status, message),
+                    None => self.fail_next_create(status, message),
+                }
+                reply(StatusCode::OK, &json!({ "ok": true }))
+            }
+            ("GET", ["requests"]) => reply(StatusCode::OK, &self.requests()),
+            ("GET", ["events"]) => reply(StatusCode::OK, &self.events()),
+            ("POST", ["payment_intents", id, action]) => {
+                let outcome = match *action {
+                    "succeed" => Outcome::Succeed,
+                    "fail" => Outcome::Decline,
+                    "cancel" => Outcome::Cancel,
+                    _ => {
+                        return reply(StatusCode::NOT_FOUND, &json!({ "error": "no such action" }));
+                    }
+                };
+                match self.settle(id, outcome).await {
+                    Some(intent) => reply(StatusCode::OK, &intent),
+                    None => missing(id),
+                }
+            }
+            _ => reply(
+                StatusCode::NOT_FOUND,
+                &json!({ "error": "no such control" }),
+            ),
+        }
+    }
+}
+
+pub(crate) fn reply<T: Serialize>(status: StatusCode, body: &T) -> Response {
+    // Stripe.js calls api.stripe.com from the page's origin.
+    let mut res = warp::reply::with_status(warp::reply::json(body), status).into_response();
+    res.headers_mut().insert(
+        "access-control-allow-origin",
+        warp::http::HeaderValue::from_static("*"),
+    );
+    res
+}
+
+pub(crate) fn stripe_error(
+    status: StatusCode,
+    kind: &str,
+    code: Option<&str>,
+    message: &str,
+) -> Response {
+    reply(
+        status,
+        &json!({ "error": { "type": kind, "code": code, "message": message } }),
+    )
+}
+
+pub(crate) fn missing(id: &str) -> Response {
+    stripe_error(
+        StatusCode::NOT_FOUND,
+        "invalid_request_error",
+        Some("resource_missing"),
+        &format!("No such payment_intent: '{id}'"),
+    )
+}

@@ -1,0 +1,48 @@
+"""The root folder, the output folder, the supersampling factor, the palette and colour mixing."""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+OUT = ROOT / "content" / "media"
+
+SS = 2  # supersampling factor: draw at SSx, then downscale (anti-aliasing)
+
+# ---------------------------------------------------------------- palette
+NAVY = (0x14, 0x21, 0x3D)
+MIDNIGHT = (0x0B, 0x1A, 0x33)
+CRIMSON = (0xB4, 0x23, 0x31)
+GOLD = (0xE0, 0xA5, 0x26)
+CREAM = (0xF7, 0xF3, 0xEA)
+SKY = (0x8F, 0xB8, 0xDE)
+SLATE = (0x5C, 0x6B, 0x82)
+
+SKIN = {
+    "porcelain": (0xF5, 0xDC, 0xC6),
+    "light": (0xF0, 0xCF, 0xB2),
+    "fair": (0xE9, 0xC2, 0x9F),
+    "beige": (0xDC, 0xAE, 0x88),
+    "tan": (0xC6, 0x8C, 0x62),
+    "olive": (0xB9, 0x80, 0x57),
+    "brown": (0xA2, 0x6B, 0x46),
+    "deep": (0x86, 0x55, 0x36),
+    "ebony": (0x6A, 0x41, 0x29),
+    "espresso": (0x52, 0x33, 0x22),
+}
+HAIR = {
+    "black": (0x1C, 0x17, 0x1A),
+    "darkbrown": (0x3A, 0x26, 0x1E),
+    "brown": (0x5E, 0x3E, 0x2B),
+    "auburn": (0x8C, 0x3B, 0x26),
+    "blonde": (0xD8, 0xB4, 0x6A),
+    "silver": (0xC9, 0xC6, 0xC2),
+    "grey": (0x8E, 0x8C, 0x8C),
+}
+
+
+def mix(a, b, t):
+    return tuple(int(round(a[i] + (b[i] - a[i]) * t)) for i in range(3))
+
+
+def shade(c, t):
+    """t<0 darkens toward black-navy, t>0 lightens toward cream."""
+    return mix(c, MIDNIGHT, -t) if t < 0 else mix(c, CREAM, t)
