@@ -11,9 +11,8 @@ use std::net::IpAddr;
 
 use bytes::Bytes;
 use generator::blog::{Post, store};
-use generator::{sanitize, slug};
 use rusqlite::Connection;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::Serialize;
 use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
 use warp::reply::Response;
@@ -28,6 +27,12 @@ use crate::http::error::ApiError;
 use crate::http::filters::{json_body, limited_body, parse_id};
 use crate::state::AppState;
 
+mod fields;
+mod slugs;
+
+use fields::{Fields, Input};
+use slugs::{slug_for, slug_of, unique_slug};
+
 /// Hard limits, in characters (content: bytes). The excerpt's 300 is the editor's soft
 /// limit; the server takes up to 1,000 so a save is never lost to it. The editor reads
 /// these (and the soft limits below) from the file `editor_rules` writes.
@@ -37,7 +42,7 @@ pub(crate) const KEYWORDS_MAX: usize = 500;
 pub(crate) const ALT_MAX: usize = 200;
 pub(crate) const AUTHOR_MAX: usize = 200;
 pub(crate) const SLUG_INPUT_MAX: usize = 200;
-const IMAGE_URL_MAX: usize = 2_000;
+pub(super) const IMAGE_URL_MAX: usize = 2_000;
 pub(crate) const CONTENT_MAX_BYTES: usize = 1024 * 1024;
 
 /// What the editor recommends (spec §5), never enforced here: its counters show the
@@ -55,175 +60,6 @@ pub(crate) mod recommended {
 const BODY_LIMIT: u64 = 3 * 1024 * 1024;
 /// An image at its limit plus the multipart wrapping.
 const UPLOAD_BODY_LIMIT: u64 = uploads::MAX_BYTES as u64 + 64 * 1024;
-
-/// `Some(value)` for a key that was sent (even as `null`), `None` for one that was not: an
-/// update changes only what it sends.
-fn sent<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(d).map(Some)
-}
-
-/// The body of `POST /api/admin/blogs` and `PATCH /api/admin/blogs/{id}` (spec §7).
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Input {
-    #[serde(default, deserialize_with = "sent")]
-    title: Option<Option<String>>,
-    #[serde(default, deserialize_with = "sent")]
-    slug: Option<Option<String>>,
-    #[serde(default, deserialize_with = "sent")]
-    content: Option<Option<String>>,
-    #[serde(default, deserialize_with = "sent")]
-    excerpt: Option<Option<String>>,
-    #[serde(default, deserialize_with = "sent")]
-    keywords: Option<Option<String>>,
-    #[serde(default, deserialize_with = "sent")]
-    featured_image: Option<Option<String>>,
-    #[serde(default, deserialize_with = "sent")]
-    featured_image_alt: Option<Option<String>>,
-    #[serde(default, deserialize_with = "sent")]
-    author_name: Option<Option<String>>,
-    #[serde(default, deserialize_with = "sent")]
-    status: Option<Option<String>>,
-}
-
-/// What a save writes, checked and cleaned.
-#[derive(Debug, Clone)]
-struct Fields {
-    title: String,
-    /// The slug asked for, normalised: `None` (not sent) keeps a post's slug, or makes one
-    /// from the title for a new post; `Some("")` (sent empty) makes one from the title.
-    slug: Option<String>,
-    content: String,
-    excerpt: Option<String>,
-    keywords: Option<String>,
-    featured_image: Option<String>,
-    featured_image_alt: Option<String>,
-    author_name: String,
-    status: String,
-}
-
-/// `value` trimmed, `None` when empty, or a `400` naming `field` when over `max` characters.
-fn optional(field: &str, value: Option<String>, max: usize) -> Result<Option<String>, ApiError> {
-    let value = value.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-    match value {
-        Some(v) if v.chars().count() > max => Err(ApiError::BadRequest(format!(
-            "{field} must be at most {max} characters."
-        ))),
-        v => Ok(v),
-    }
-}
-
-impl Fields {
-    /// What a save writes, with the slug it found.
-    fn edit<'a>(&'a self, slug: &'a str) -> store::Edit<'a> {
-        store::Edit {
-            title: &self.title,
-            slug,
-            excerpt: self.excerpt.as_deref(),
-            content: &self.content,
-            featured_image: self.featured_image.as_deref(),
-            featured_image_alt: self.featured_image_alt.as_deref(),
-            keywords: self.keywords.as_deref(),
-            author_name: &self.author_name,
-            status: &self.status,
-        }
-    }
-
-    /// The fields of a new post, or of `existing` changed by `input`.
-    fn merge(
-        input: Input,
-        existing: Option<&Post>,
-        site: &generator::config::SiteConfig,
-    ) -> Result<Fields, ApiError> {
-        let default_author = site.default_author.as_str();
-        // A key that was not sent keeps the stored value; a new post starts empty.
-        let pick = |sent: Option<Option<String>>, stored: Option<&str>| match sent {
-            Some(value) => value,
-            None => stored.map(str::to_owned),
-        };
-        let title = optional(
-            "title",
-            pick(input.title, existing.map(|p| p.title.as_str())),
-            TITLE_MAX,
-        )?
-        .unwrap_or_else(|| "Untitled".into());
-        let slug_asked = match input.slug {
-            None => None,
-            Some(sent) => Some(optional("slug", sent, SLUG_INPUT_MAX)?.unwrap_or_default()),
-        };
-        let content = pick(input.content, existing.map(|p| p.content.as_str())).unwrap_or_default();
-        if content.len() > CONTENT_MAX_BYTES {
-            return Err(ApiError::BadRequest("content must be at most 1 MB.".into()));
-        }
-        let excerpt = optional(
-            "excerpt",
-            pick(input.excerpt, existing.and_then(|p| p.excerpt.as_deref())),
-            EXCERPT_MAX,
-        )?;
-        let keywords = optional(
-            "keywords",
-            pick(input.keywords, existing.and_then(|p| p.keywords.as_deref())),
-            KEYWORDS_MAX,
-        )?;
-        let featured_image = optional(
-            "featuredImage",
-            pick(
-                input.featured_image,
-                existing.and_then(|p| p.featured_image.as_deref()),
-            ),
-            IMAGE_URL_MAX,
-        )?;
-        if let Some(url) = &featured_image {
-            // The one rule for any image a post shows: the sanitiser's.
-            let kept = sanitize::clean(
-                &format!("<img src=\"{}\">", url.replace('"', "&quot;")),
-                &site.remote_image_hosts,
-            ) == format!("<img src=\"{url}\">");
-            if !kept
-                || url
-                    .chars()
-                    .any(|c| c.is_whitespace() || c == '"' || c == '<' || c == '&')
-            {
-                return Err(ApiError::BadRequest(
-                    "featuredImage must be an uploaded image (/uploads/…), or an https image from a host the site allows."
-                        .into(),
-                ));
-            }
-        }
-        let featured_image_alt = optional(
-            "featuredImageAlt",
-            pick(
-                input.featured_image_alt,
-                existing.and_then(|p| p.featured_image_alt.as_deref()),
-            ),
-            ALT_MAX,
-        )?;
-        let author_name = optional(
-            "authorName",
-            pick(input.author_name, existing.map(|p| p.author_name.as_str())),
-            AUTHOR_MAX,
-        )?
-        .unwrap_or_else(|| default_author.to_owned());
-        let status = pick(input.status, existing.map(|p| p.status.as_str()))
-            .unwrap_or_else(|| "draft".into());
-        if !matches!(status.as_str(), "draft" | "published" | "scheduled") {
-            return Err(ApiError::BadRequest(
-                "status must be draft, published or scheduled.".into(),
-            ));
-        }
-        Ok(Fields {
-            title,
-            slug: slug_asked.map(|s| slug::slugify(&s)),
-            content: sanitize::clean(&content, &site.remote_image_hosts),
-            excerpt,
-            keywords,
-            featured_image,
-            featured_image_alt,
-            author_name,
-            status,
-        })
-    }
-}
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let admin = super::signed_in(state.clone());
@@ -357,100 +193,15 @@ async fn read(state: AppState, id: String) -> Result<Response, Rejection> {
     Ok(json(StatusCode::OK, &post))
 }
 
-/// A slug no other post has: the one asked for, the post's own when none was sent, or one
-/// made from the title; then `-2`, `-3`… when another post has it. Taking a slug that was
-/// another post's old address ends that redirect: the live post wins.
-fn unique_slug(
-    tx: &Connection,
-    fields: &Fields,
-    id: Option<i64>,
-    current: Option<&str>,
-) -> rusqlite::Result<String> {
-    let base = match (&fields.slug, current) {
-        (Some(asked), _) if !asked.is_empty() => asked.clone(),
-        (None, Some(current)) => return Ok(current.to_owned()),
-        _ => {
-            let from_title = slug::slugify(&fields.title);
-            // Asked to make one again from an unchanged title: keep the numbered slug the
-            // post already has rather than renumber it.
-            let numbered_from_title = |current: &str| {
-                current.strip_prefix(&from_title).is_some_and(|rest| {
-                    rest.strip_prefix('-')
-                        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-                })
-            };
-            if let Some(current) = current
-                && !from_title.is_empty()
-                && (current == from_title || numbered_from_title(current))
-            {
-                return Ok(current.to_owned());
-            }
-            if from_title.is_empty() {
-                "post".to_owned()
-            } else {
-                from_title
-            }
-        }
-    };
-    let mut candidate = base.clone();
-    let mut n = 2;
-    while store::slug_taken(tx, &candidate, id)? {
-        candidate = slug::numbered(&base, n);
-        n += 1;
-    }
-    Ok(candidate)
-}
-
 /// The stored post `id`, when there is an id: `400` for one that is not a number, `404`
 /// for no such post.
-async fn stored(state: &AppState, id: Option<String>) -> Result<Option<Post>, ApiError> {
+pub(super) async fn stored(state: &AppState, id: Option<String>) -> Result<Option<Post>, ApiError> {
     let Some(id) = id else {
         return Ok(None);
     };
     let id = parse_id(&id)?;
     let post = state.db.read(move |c| find(c, id)).await?;
     post.map(Some).ok_or_else(|| not_found(id))
-}
-
-/// The slug a save of `fields` would give the post (`existing`, or a new one).
-async fn slug_of(
-    state: &AppState,
-    fields: &Fields,
-    existing: Option<&Post>,
-) -> Result<String, ApiError> {
-    let fields = fields.clone();
-    let (id, current) = (existing.map(|p| p.id), existing.map(|p| p.slug.clone()));
-    state
-        .db
-        .read(move |c| unique_slug(c, &fields, id, current.as_deref()))
-        .await
-}
-
-/// The query of `GET /api/admin/blogs/slug`: the title and slug the editor would send, and
-/// the post's id when it has been saved.
-#[derive(Debug, Deserialize)]
-struct SlugQuery {
-    title: Option<String>,
-    slug: Option<String>,
-    id: Option<String>,
-}
-
-/// GET /api/admin/blogs/slug?title=&slug=&id= -> `{slug}`: the slug saving this title and
-/// slug would give the post `id` (or a new post) now, by the very rules of a save (so the
-/// editor can show it without a copy of them). A `slug` left out keeps a saved post's slug;
-/// an empty one asks for one made from the title.
-async fn slug_for(state: AppState, query: String) -> Result<Response, Rejection> {
-    let query: SlugQuery = serde_urlencoded::from_str(&query)
-        .map_err(|_| ApiError::BadRequest("The query string is not valid.".into()))?;
-    let existing = stored(&state, query.id).await?;
-    let input = Input {
-        title: query.title.map(Some),
-        slug: query.slug.map(Some),
-        ..Input::default()
-    };
-    let fields = Fields::merge(input, existing.as_ref(), &state.site)?;
-    let slug = slug_of(&state, &fields, existing.as_ref()).await?;
-    Ok(json(StatusCode::OK, &serde_json::json!({ "slug": slug })))
 }
 
 /// POST /api/admin/blogs/preview (a new post) and POST /api/admin/blogs/{id}/preview (a
