@@ -1,6 +1,20 @@
-//! The party site's static generator: content files + templates + client bundles (and,
-//! later, published posts) -> `dist/`. The api uses it as a library too, for the rules
-//! in `forms` and to re-render pages.
+//! The party site's static generator: content files + templates + client bundles +
+//! published posts -> `dist/`. The api uses it as a library too, for the rules in `forms`
+//! and `donations`, the blog's data, and to re-render pages when a post changes.
+//!
+//! Data flows one way, and the modules follow it:
+//! - reading: [`config`] (paths and options), [`content`] (the YAML and Markdown under
+//!   `content/`, checked with errors that name the file and field), [`blog::store`] (every
+//!   query on `blog_posts`: the one `Post` type and the one "published" rule);
+//! - turning into HTML: [`markdown`], [`sanitize`] (ammonia, on save and on render),
+//!   [`templates`] (Tera), [`seo`], [`slug`], [`media`] (responsive image variants),
+//!   [`assets`] and [`islands`] (the client bundles a page needs), [`pdf`] and [`policy`];
+//! - the pages: [`pages`] (content pages), [`form_pages`], [`donations`] (the donate page and
+//!   the contribution rules the api checks too), [`blog`] (list pages, post pages, feed,
+//!   sitemap, and the incremental `changes` the api applies after a publish);
+//! - writing: [`output`] (atomic writes, `.br`/`.gz` siblings), driven
+//!   by `build` (a whole site) or by the blog's `changes` on an opened [`Site`] (content,
+//!   templates and image pipelines loaded once, which the api keeps between rebuilds).
 
 pub mod assets;
 pub mod blog;

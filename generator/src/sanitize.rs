@@ -68,7 +68,7 @@ pub const TAG_ATTRIBUTES: &[(&str, &[&str])] =
 pub const LINK_TARGET: &str = "_blank";
 
 /// Schemes an absolute `href` may use: the editor's "Inserted links must use scheme …"
-/// list (spec §5). ammonia applies it to `src` too; [`filter_attribute`] narrows `src`.
+/// list (spec §5). ammonia applies it to `src` too; `filter_attribute` narrows `src`.
 pub const LINK_SCHEMES: &[&str] = &[
     "http", "https", "ftp", "ftps", "mailto", "tel", "callto", "sms", "cid", "xmpp",
 ];
