@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer from 'puppeteer-core';
+import { listeningAt } from './lib/listening.mjs';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const dist = resolve(root, process.env.DIST_DIR || 'dist');
@@ -77,20 +78,7 @@ function startServer() {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error('server did not start within 10 s')), 10_000);
-    let out = '';
-    server.once('error', (e) => fail(new Error(`cannot start ${apiBinary}: ${e.message}`)));
-    server.once('exit', (code) => fail(new Error(`server exited with ${code} before listening`)));
-    server.stdout.on('data', (d) => {
-      out += d.toString();
-      const m = out.match(/Listening on (http:\/\/\S+)/);
-      if (m) {
-        clearTimeout(timer);
-        ok(m[1]);
-      }
-    });
-  });
+  return listeningAt(server, { timeoutMs: 10_000, name: apiBinary });
 }
 
 /** Opens `path` signed in, in a fresh context; returns every script with its transferred bytes. */

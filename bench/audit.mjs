@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
 import * as chromeLauncher from 'chrome-launcher';
+import { listeningAt } from './lib/listening.mjs';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 // The site to audit: DIST_DIR (as the justfile exports it; relative to the project root), or dist/.
@@ -131,20 +132,7 @@ function startServer() {
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, DIST_DIR: dist, CONTENT_DIR: join(root, 'content'), RUST_LOG: 'error' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error('server did not start within 10 s')), 10_000);
-    let out = '';
-    server.once('error', (e) => fail(new Error(`cannot start ${apiBinary}: ${e.message}`)));
-    server.once('exit', (code) => fail(new Error(`server exited with ${code} before listening`)));
-    server.stdout.on('data', (d) => {
-      out += d.toString();
-      const m = out.match(/Listening on (http:\/\/\S+)/);
-      if (m) {
-        clearTimeout(timer);
-        ok(m[1]);
-      }
-    });
-  });
+  return listeningAt(server, { timeoutMs: 10_000, name: apiBinary });
 }
 
 // --- reading a Lighthouse result -------------------------------------------------------------

@@ -19,6 +19,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listeningAt } from './lib/listening.mjs';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const PASSWORD = 'a password for the hostile bench';
@@ -51,15 +52,7 @@ async function startApi(name, files) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   servers.push(child);
-  const base = await new Promise((ok, fail) => {
-    let out = '';
-    child.once('exit', (code) => fail(new Error(`the api exited with ${code}`)));
-    child.stdout.on('data', (c) => {
-      out += c;
-      const m = out.match(/Listening on (http:\/\/\S+)/);
-      if (m) ok(m[1]);
-    });
-  });
+  const base = await listeningAt(child);
   return { child, base, db: join(dataDir, 'site.db') };
 }
 

@@ -16,6 +16,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listeningAt } from './lib/listening.mjs';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const SCALE = Number(process.env.BENCH_MEMORY_SCALE ?? 1);
@@ -108,15 +109,7 @@ async function startApi(dataDir, dist) {
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const base = await new Promise((ok, fail) => {
-    let out = '';
-    child.once('exit', (code) => fail(new Error(`the api exited with ${code}`)));
-    child.stdout.on('data', (c) => {
-      out += c;
-      const m = out.match(/Listening on (http:\/\/\S+)/);
-      if (m) ok(m[1]);
-    });
-  });
+  const base = await listeningAt(child);
   return { child, base };
 }
 

@@ -3,6 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 import { api, log, now, PASSWORD, root, RUNS } from './blog-config.mjs';
+import { listeningAt } from './listening.mjs';
 
 export function run(cmd, args, opts = {}) {
   const started = now();
@@ -61,19 +62,7 @@ export function startApi(dataDir, distDir, logLevel) {
     process.stderr.write(text);
     errors.push(text);
   });
-  const base = new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error('the api did not start in 30 s')), 30_000);
-    child.on('exit', (code) => fail(new Error(`the api exited (${code}) before listening:\n${errors.join('')}`)));
-    let seen = '';
-    child.stdout.on('data', (d) => {
-      seen += d.toString();
-      const m = seen.match(/Listening on (http:\/\/\S+)/);
-      if (m) {
-        clearTimeout(timer);
-        ok(m[1]);
-      }
-    });
-  });
+  const base = listeningAt(child, { errors });
   return { child, base, errors };
 }
 
