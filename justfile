@@ -4,6 +4,8 @@ set dotenv-load := true
 
 export DIST_DIR := env_var_or_default("DIST_DIR", "dist")
 target := env_var_or_default("CARGO_TARGET_DIR", "target")
+# `-D warnings` in the form clippy-driver reads from its environment (what `cargo clippy -- -D warnings` sets).
+clippy_args := "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 
 # List the recipes.
 default:
@@ -36,9 +38,16 @@ test: deps
     cargo test --workspace --quiet
     npm --prefix site run test:unit --silent
     npm --prefix site run typecheck --silent
-    just build
-    cargo build --quiet -p api -p fake-stripe
+    @just _site
     npm --prefix site run test:e2e --silent
+
+# dist/ from the debug build the tests and the audit share: every crate and test target in one
+# feature set, so after `cargo test` nothing compiles again (`cargo run -p generator` would
+# build the generator and the api a second time, without the tests' features).
+_site: deps
+    node site/scripts/build-if-changed.mjs
+    cargo build --workspace --all-targets --quiet
+    {{target}}/debug/generator build
 
 # Benchmarks: page weight, static files against nginx, durable signups against a plain loop, the blog's build and publish speed against Hugo, memory under a mixed load, hostile clients, then a fresh clone's first `just serve`.
 bench: build
@@ -54,9 +63,8 @@ backup file=("backups/site-" + `date -u +%Y%m%d-%H%M%S` + ".db"):
     cargo run --quiet --release -p api -- backup {{file}}
 
 # Lighthouse on every public page (mobile), the admin app's script weight, then the API against its OpenAPI contract (schemathesis): fails on a broken budget or contract.
-audit: build
+audit: _site
     @if [ ! -d bench/node_modules ] || [ bench/package-lock.json -nt bench/node_modules/.package-lock.json ]; then npm --prefix bench install --no-save --no-audit --no-fund; fi
-    cargo build --quiet -p api
     node bench/audit.mjs
     node bench/admin-weight.mjs
     bench/contract.sh
@@ -66,9 +74,12 @@ fmt: deps
     cargo fmt --all
     npm --prefix site run format --silent
 
-# Lint and type-check all code: rustfmt and clippy; for the site tsc, ESLint and Prettier.
+# Lint and type-check all code: rustfmt and Clippy; for the site tsc, ESLint and Prettier.
+# Clippy runs as the compiler of our own crates inside an ordinary debug build rather than as
+# `cargo clippy`, which would type-check every dependency a second time; CI exports the same
+# two variables (see .ci/run), so the build `just test` makes next is this one.
 lint: deps
     cargo fmt --all -- --check
-    cargo clippy --workspace --all-targets --quiet -- -D warnings
+    RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS={{clippy_args}} cargo build --workspace --all-targets --quiet
     npm --prefix site run typecheck --silent
     npm --prefix site run lint --silent
