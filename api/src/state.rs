@@ -51,6 +51,9 @@ impl AppState {
     /// Reads the party's settings and sets up sign-in; fails with a message saying what
     /// to fix.
     pub fn new(config: Config, db: Db) -> anyhow::Result<AppState> {
+        // One crypto provider for every TLS client (Stripe, SMTP), chosen here rather than
+        // guessed by rustls from whichever are compiled in. Installed once per process.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let site_file = config.content_dir.join("site.yaml");
         let site: SiteConfig = generator::content::read_yaml(&site_file)?;
         site.validate()
