@@ -37,7 +37,7 @@ test: deps
     npm --prefix site run test:unit --silent
     npm --prefix site run typecheck --silent
     just build
-    cargo build --quiet -p api -p fake-stripe
+    cargo build --quiet -p api -p fake-stripe --bins --example smtp-sink
     npm --prefix site run test:e2e --silent
 
 # Benchmarks: page weight, static files against nginx, durable signups against a plain loop, the blog's build and publish speed against Hugo, memory under a mixed load, hostile clients, then a fresh clone's first `just serve`.

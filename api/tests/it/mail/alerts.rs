@@ -38,7 +38,10 @@ async fn a_contact_message_alerts_staff_who_can_reply_and_the_sender_gets_nothin
     assert_eq!(got.len(), 1, "one message, to staff only");
     let alert = &got[0];
     assert_eq!(alert.to, ["staff@party.example"]);
-    assert_eq!(alert.from, "hello@example.org", "the envelope is MAIL_FROM's (site.yaml's)");
+    assert_eq!(
+        alert.from, "hello@example.org",
+        "the envelope is MAIL_FROM's (site.yaml's)"
+    );
     let reply_to = alert.header("Reply-To").unwrap();
     assert!(reply_to.contains("<eve@example.org>"), "{reply_to}");
     assert_eq!(
