@@ -88,6 +88,22 @@ fn write_eml(dir: &std::path::Path, id: i64, kind: &str, bytes: &[u8]) -> std::i
     std::fs::rename(&tmp, dir.join(name))
 }
 
+/// An SMTP server's reason with any address in it masked (`a…@example.org`), for the log:
+/// log lines carry no full addresses (staff see the whole reason in the admin).
+fn masked_addresses(why: &str) -> String {
+    why.split(' ')
+        .map(|word| {
+            if word.contains('@') {
+                let trimmed = word.trim_matches(|c: char| "<>,;:()[]\"'".contains(c));
+                word.replace(trimmed, &crate::domain::donations::masked(trimmed))
+            } else {
+                word.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 impl Mail {
     /// Starts the sender task (when called inside a runtime).
     pub fn start(self: &Arc<Mail>) {
@@ -138,13 +154,13 @@ impl Mail {
                     Attempt::Temporary(why) => tracing::warn!(
                         mail = message.id,
                         attempt = message.attempts + 1,
-                        error = %why,
+                        error = %masked_addresses(why),
                         "message not sent; will retry"
                     ),
                     Attempt::Permanent(why) => tracing::error!(
                         mail = message.id,
                         kind = %message.kind,
-                        error = %why,
+                        error = %masked_addresses(why),
                         "message refused for good; marked failed"
                     ),
                 }
@@ -167,5 +183,20 @@ impl Mail {
                 return accepted;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn addresses_in_a_logged_reason_are_masked() {
+        assert_eq!(
+            super::masked_addresses("550 5.1.1 <ada@example.org>: Recipient address rejected"),
+            "550 5.1.1 <a\u{2026}@example.org>: Recipient address rejected"
+        );
+        assert_eq!(
+            super::masked_addresses("connection refused"),
+            "connection refused"
+        );
     }
 }

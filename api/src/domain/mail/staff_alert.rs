@@ -64,7 +64,7 @@ pub fn volunteer(
     v: &Volunteer<'_>,
     now: Timestamp,
 ) -> rusqlite::Result<bool> {
-    let admin = mail.link("/admin/dashboard");
+    let admin = mail.link("/admin/dashboard?tab=volunteers");
     let values = [
         ("name", v.name),
         ("email", v.email),

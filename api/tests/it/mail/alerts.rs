@@ -105,6 +105,10 @@ async fn a_volunteer_signup_alerts_staff() {
         "{text}"
     );
     assert!(text.contains("Interests: Canvassing"), "{text}");
+    assert!(
+        text.contains("https://example.org/admin/dashboard?tab=volunteers"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
