@@ -8,7 +8,17 @@ CREATE TABLE newsletter_signups (
     phone TEXT,
     zip_code TEXT NOT NULL,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    -- Double opt-in: pending until the link mailed to the address is used.
+    status TEXT NOT NULL DEFAULT 'pending'
+    CHECK (status IN ('pending', 'confirmed', 'unsubscribed')),
+    confirmed_at TEXT,
+    unsubscribed_at TEXT,
+    -- The version of the consent text the address confirmed (content/mail.yaml).
+    consent_version TEXT,
+    -- Confirmation mails sent on one day (the party's date), at most three.
+    confirm_mails_day TEXT,
+    confirm_mails_sent INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE TABLE contact_messages (
@@ -54,7 +64,17 @@ CREATE TABLE donations (
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     -- When a gift never paid lost its donor's details (erasure on request, or 30 days on).
-    redacted_at TEXT
+    redacted_at TEXT,
+    -- Sequential within the year the gift was received (2026-000123); set on completion.
+    receipt_number TEXT
+);
+
+CREATE UNIQUE INDEX donations_receipt_number ON donations (receipt_number);
+
+-- The last receipt number given in each year.
+CREATE TABLE receipt_counters (
+    year INTEGER PRIMARY KEY,
+    last INTEGER NOT NULL
 );
 
 -- A donor's gifts in a year, for the annual limit and the itemisation threshold. E-mails
@@ -128,3 +148,27 @@ CREATE TABLE revoked_tokens (
     jti TEXT PRIMARY KEY,
     expires_at INTEGER NOT NULL
 );
+
+-- Every message the site sends, queued in the write of the event that causes it (see
+-- api/src/domain/mail); `message` is the whole message, Message-ID included.
+CREATE TABLE mail_queue (
+    id INTEGER PRIMARY KEY,
+    event_key TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL CHECK (kind IN ('receipt', 'staff_alert', 'newsletter_confirm', 'newsletter_welcome')),
+    -- The person the message is about (lower case), so erasing them removes it.
+    about TEXT NOT NULL,
+    envelope_from TEXT NOT NULL,
+    to_address TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    message BLOB NOT NULL,
+    status TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sent', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    next_attempt_at TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    sent_at TEXT,
+    failed_at TEXT
+);
+
+CREATE INDEX mail_queue_due ON mail_queue (status, next_attempt_at);
+CREATE INDEX mail_queue_about ON mail_queue (about);

@@ -1,5 +1,5 @@
 //! Work done once a minute while the server runs: forgetting idle rate-limit entries, old
-//! revoked tokens and failed sign-ins, expiring donations that were never paid, removing the
+//! revoked tokens, failed sign-ins and old sent mail, expiring donations that were never paid, removing the
 //! details of old unpaid gifts, and giving free memory back to the system.
 
 use crate::domain::donations;
@@ -11,9 +11,13 @@ impl AppState {
         self.form_limiter.forget_idle();
         self.donation_limiter.forget_idle();
         self.auth.forget_old_failures();
+        let now = self.clock.now();
         if let Err(e) = self
             .db
-            .write(|tx| crate::store::housekeeping::prune(tx))
+            .write(move |tx| {
+                crate::store::housekeeping::prune(tx)?;
+                crate::domain::mail::queue::prune(tx, now).map(|_| ())
+            })
             .await
         {
             tracing::warn!(error = %e, "could not prune old tokens and failed sign-ins");

@@ -49,6 +49,8 @@ pub struct Config {
     /// `SUMMARY_RATE_LIMIT`: donation-status lookups allowed per 10 minutes from one address
     /// (default 30); each reveals what an e-mail gave this year.
     pub summary_rate_limit: u32,
+    /// `SMTP_URL`, `MAIL_FROM`, `STAFF_EMAIL`, `COMMITTEE_NAME`: see `docs/mail.md`.
+    pub mail: crate::domain::mail::MailConfig,
 }
 
 impl Config {
@@ -101,6 +103,12 @@ impl Config {
             stripe: stripe_from_env()?,
             donation_rate_limit: positive("DONATION_RATE_LIMIT", 5)?,
             summary_rate_limit: positive("SUMMARY_RATE_LIMIT", 30)?,
+            mail: crate::domain::mail::MailConfig {
+                smtp_url: var("SMTP_URL"),
+                from: var("MAIL_FROM"),
+                staff_email: var("STAFF_EMAIL"),
+                committee_name: var("COMMITTEE_NAME"),
+            },
         })
     }
 
@@ -124,6 +132,7 @@ impl Config {
             stripe: None,
             donation_rate_limit: 5,
             summary_rate_limit: 30,
+            mail: crate::domain::mail::MailConfig::default(),
         }
     }
 

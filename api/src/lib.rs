@@ -43,6 +43,8 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
             .or(pages::previews::routes(state.previews.clone()))
             .unify()
             .or(pages::admin_shell::routes(files.clone()))
+            .unify()
+            .or(pages::newsletter_links::routes(state.clone()))
             .unify();
     let api = warp::path::full()
         .and(warp::path("api"))

@@ -9,6 +9,7 @@ use crate::config::Config;
 use crate::domain::auth::Auth;
 use crate::domain::clock::Clock;
 use crate::domain::donor_pass::DonorPasses;
+use crate::domain::mail::Mail;
 use crate::domain::payments::Payments;
 use crate::domain::rebuild::Rebuilder;
 use crate::http::rate_limit::{DonationLimiter, FormLimiter};
@@ -38,6 +39,8 @@ pub struct AppState {
     /// The card processor; `None` when no Stripe keys are configured.
     pub payments: Option<Arc<Payments>>,
     pub donation_limiter: Arc<DonationLimiter>,
+    /// Outgoing mail: what the site sends, and the task that delivers it.
+    pub mail: Arc<Mail>,
     /// The generated site, served from memory.
     pub static_files: Arc<StaticFiles>,
     /// The headers every answer carries.
@@ -48,6 +51,9 @@ impl AppState {
     /// Reads the party's settings and sets up sign-in; fails with a message saying what
     /// to fix.
     pub fn new(config: Config, db: Db) -> anyhow::Result<AppState> {
+        // One crypto provider for every TLS client (Stripe, SMTP), chosen here rather than
+        // guessed by rustls from whichever are compiled in. Installed once per process.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let site_file = config.content_dir.join("site.yaml");
         let site: SiteConfig = generator::content::read_yaml(&site_file)?;
         site.validate()
@@ -91,11 +97,16 @@ impl AppState {
             ),
             None => Rebuilder::disabled(),
         };
+        let clock: Arc<Clock> = Arc::default();
+        let mail = Mail::new(&config, &site, db.clone(), clock.clone())
+            .context("Failed to set up outgoing mail")?;
+        // What a crash or an outage left queued goes out now.
+        mail.start();
         Ok(AppState {
             config: Arc::new(config),
             site: Arc::new(site),
             db,
-            clock: Arc::default(),
+            clock,
             auth: Arc::new(auth),
             donor_passes: Arc::new(donor_passes),
             form_limiter,
@@ -104,6 +115,7 @@ impl AppState {
             rebuilder,
             payments,
             donation_limiter,
+            mail,
             static_files,
             security_headers,
         })

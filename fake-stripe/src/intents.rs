@@ -33,11 +33,11 @@ impl FakeStripe {
                 )
             };
         }
-        let receipt_email = params.get("receipt_email");
+        let amount = params.get("amount");
         if let Some(at) = state
             .fail_next
             .iter()
-            .position(|(email, _, _)| email.is_none() || email.as_ref() == receipt_email)
+            .position(|(only, _, _)| only.is_none() || only.as_ref() == amount)
         {
             let (_, status, message) = state.fail_next.remove(at);
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY);

@@ -14,8 +14,8 @@
 //! - `POST /v1/payment_intents/{id}/cancel` (secret key).
 //!
 //! And a few controls for tests, under `/__fake/`: `config` (`{webhookUrl, webhookSecret}`),
-//! `fail-next` (`{status, message, receiptEmail?}`: the next create fails that way; with
-//! `receiptEmail`, only the next create for that donor, so parallel tests do not take each
+//! `fail-next` (`{status, message, amount?}`: the next create fails that way; with `amount`
+//! (in cents), only the next create of that amount, so parallel tests do not take each
 //! other's failures), `requests` (what the
 //! api sent), `payment_intents/{id}/{succeed|fail|cancel}` (what a payment would do, without
 //! a browser), and `events` (the webhook events sent, with their delivery status).
@@ -69,7 +69,8 @@ struct State {
     /// Idempotency-Key -> (the parameters it was first used with, the reply).
     idempotent: HashMap<String, (HashMap<String, String>, Value)>,
     requests: Vec<Recorded>,
-    /// Failures waiting for the next create: (receipt email it is for, or any; status, message).
+    /// Failures waiting for the next create: (amount in cents it is for, or any; status,
+    /// message).
     fail_next: Vec<(Option<String>, u16, String)>,
     webhook_url: Option<String>,
     webhook_secret: Option<String>,
@@ -99,16 +100,11 @@ impl FakeStripe {
         self.lock().fail_next.push((None, status, message.into()));
     }
 
-    /// Makes the next `POST /v1/payment_intents` with this `receipt_email` fail.
-    pub fn fail_next_create_for(
-        &self,
-        email: impl Into<String>,
-        status: u16,
-        message: impl Into<String>,
-    ) {
+    /// Makes the next `POST /v1/payment_intents` of `amount` cents fail.
+    pub fn fail_next_create_of(&self, amount: i64, status: u16, message: impl Into<String>) {
         self.lock()
             .fail_next
-            .push((Some(email.into()), status, message.into()));
+            .push((Some(amount.to_string()), status, message.into()));
     }
 
     /// Every request the api made, oldest first.

@@ -144,8 +144,8 @@ impl FakeStripe {
                 let message = body["message"]
                     .as_str()
                     .unwrap_or("An unknown error occurred.");
-                match body["receiptEmail"].as_str() {
-                    Some(email) => self.fail_next_create_for(email, status, message),
+                match body["amount"].as_i64() {
+                    Some(amount) => self.fail_next_create_of(amount, status, message),
                     None => self.fail_next_create(status, message),
                 }
                 reply(StatusCode::OK, &json!({ "ok": true }))

@@ -285,7 +285,7 @@ fn generated_secret(data_dir: &Path) -> Result<Vec<u8>> {
 }
 
 /// Writes a file only its owner can read (0600), creating its folder.
-fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).with_context(|| format!("Failed to create {}", dir.display()))?;
     }

@@ -270,6 +270,26 @@ pub fn apply(conn: &Connection, event: &PaymentEvent) -> rusqlite::Result<Applie
     })
 }
 
+/// Completes gift `id`, whose intent `intent` Stripe says succeeded with this amount and
+/// currency, by the same rule as a `payment_intent.succeeded` event; `true` when it changed.
+/// Call inside one write.
+pub fn complete_paid(
+    conn: &Connection,
+    id: i64,
+    intent: &str,
+    amount_cents: i64,
+    currency: &str,
+) -> rusqlite::Result<bool> {
+    let changed = conn.execute(
+        "UPDATE donations SET status = 'completed', \
+             updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
+         WHERE id = ?1 AND payment_intent_id = ?2 AND status IN ('pending', 'failed', 'expired') \
+           AND amount_cents = ?3 AND lower(currency) = lower(?4)",
+        params![id, intent, amount_cents, currency],
+    )?;
+    Ok(changed == 1)
+}
+
 /// Marks pending gifts that no longer hold their place (see [`HOLD`]) `expired`; returns
 /// their intents, which should be canceled at Stripe so they can no longer be paid.
 pub fn expire(conn: &Connection, now: Timestamp) -> rusqlite::Result<Vec<(i64, Option<String>)>> {

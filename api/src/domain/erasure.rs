@@ -51,6 +51,12 @@ pub fn erase(tx: &Connection, email: &str, now: Timestamp) -> rusqlite::Result<E
     let contacts = delete("contact_messages")?;
     let volunteers = delete("volunteer_signups")?;
     let newsletters = delete("newsletter_signups")?;
+    // The messages about them go too (staff alerts quote what they wrote), but for the
+    // receipts of completed gifts, which are part of the record the law keeps.
+    tx.execute(
+        "DELETE FROM mail_queue WHERE about = ?1 AND kind != 'receipt'",
+        [&email],
+    )?;
     let donations_redacted = tx.execute(
         &format!(
             "UPDATE donations SET {REDACT}, redacted_at = ?2, updated_at = ?2 \

@@ -1,5 +1,6 @@
 //! The rules, with no HTTP in them: staff sign-in, the audit log, donations and the card
-//! processor, donors' passes, erasure, exports, blog rebuilds, uploads, and the one clock.
+//! processor, donors' passes, erasure, exports, outgoing mail, blog rebuilds, uploads, and the one
+//! clock.
 
 pub mod audit;
 pub mod auth;
@@ -8,6 +9,7 @@ pub mod donations;
 pub mod donor_pass;
 pub mod erasure;
 pub mod export;
+pub mod mail;
 pub mod payments;
 pub mod rebuild;
 pub mod uploads;

@@ -40,10 +40,10 @@ impl std::fmt::Debug for StripeConfig {
     }
 }
 
-/// A PaymentIntent to create for one reserved donation.
-pub struct NewIntent<'a> {
+/// A PaymentIntent to create for one reserved donation. No `receipt_email`: the site sends
+/// its own receipt (with what the law asks a receipt to say), and a donor would get two.
+pub struct NewIntent {
     pub amount_cents: i64,
-    pub receipt_email: &'a str,
     pub description: String,
     /// Our row's id, so every event names the gift it is about.
     pub donation_id: i64,
@@ -57,6 +57,19 @@ pub struct NewIntent<'a> {
 pub struct Intent {
     pub id: String,
     pub client_secret: Option<String>,
+}
+
+/// Where a PaymentIntent's payment stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Paid {
+    /// The money arrived: this amount, in this currency.
+    Succeeded {
+        amount_cents: i64,
+        currency: String,
+    },
+    /// A method that settles later is on its way.
+    Processing,
+    No,
 }
 
 /// The connection to Stripe.
@@ -83,11 +96,10 @@ impl Payments {
     }
 
     /// Creates the PaymentIntent for a reserved gift.
-    pub async fn create_intent(&self, new: NewIntent<'_>) -> Result<Intent, stripe::StripeError> {
+    pub async fn create_intent(&self, new: NewIntent) -> Result<Intent, stripe::StripeError> {
         let metadata = HashMap::from([("donation_id".to_owned(), new.donation_id.to_string())]);
         let intent = CreatePaymentIntent::new(new.amount_cents, Currency::USD)
             .automatic_payment_methods(CreatePaymentIntentAutomaticPaymentMethods::new(true))
-            .receipt_email(new.receipt_email)
             .description(new.description)
             .metadata(metadata)
             .customize()
@@ -105,12 +117,16 @@ impl Payments {
 
     /// Whether a PaymentIntent has been paid (`succeeded`) or is being paid (`processing`,
     /// for methods that settle later).
-    pub async fn is_paid(&self, id: &str) -> Result<bool, stripe::StripeError> {
+    pub async fn paid(&self, id: &str) -> Result<Paid, stripe::StripeError> {
         let intent = RetrievePaymentIntent::new(id).send(&self.client).await?;
-        Ok(matches!(
-            intent.status,
-            PaymentIntentStatus::Succeeded | PaymentIntentStatus::Processing
-        ))
+        Ok(match intent.status {
+            PaymentIntentStatus::Succeeded => Paid::Succeeded {
+                amount_cents: intent.amount,
+                currency: intent.currency.to_string(),
+            },
+            PaymentIntentStatus::Processing => Paid::Processing,
+            _ => Paid::No,
+        })
     }
 
     /// Cancels an abandoned gift's PaymentIntent, so it can no longer be paid.

@@ -6,6 +6,7 @@ use warp::filters::BoxedFilter;
 use warp::reply::Response;
 
 use super::submission::form_route;
+use crate::domain::mail::staff_alert;
 use crate::http::error::ApiError;
 use crate::state::AppState;
 
@@ -13,7 +14,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     form_route(forms::CONTACT, state, send)
 }
 
-/// POST /api/contact `{name, email, subject, message}`
+/// POST /api/contact `{name, email, subject, message}`. Staff are alerted by mail (when
+/// `STAFF_EMAIL` is set) in the same write; the sender gets nothing.
 async fn send(state: AppState, v: Values) -> Result<bool, ApiError> {
     let row = (
         v.required("name"),
@@ -21,14 +23,28 @@ async fn send(state: AppState, v: Values) -> Result<bool, ApiError> {
         v.required("subject"),
         v.required("message"),
     );
-    state
+    let (mail, now) = (state.mail.clone(), state.clock.now());
+    let queued = state
         .db
         .write(move |tx| {
-            tx.execute(
-                "INSERT INTO contact_messages (name, email, subject, message) VALUES (?1, ?2, ?3, ?4)",
+            let id: i64 = tx.query_row(
+                "INSERT INTO contact_messages (name, email, subject, message) VALUES (?1, ?2, ?3, ?4) \
+                 RETURNING id",
                 params![row.0, row.1, row.2, row.3],
-            )
+                |r| r.get(0),
+            )?;
+            let contact = staff_alert::Contact {
+                id,
+                name: &row.0,
+                email: &row.1,
+                subject: &row.2,
+                message: &row.3,
+            };
+            staff_alert::contact(&mail, tx, &contact, now)
         })
         .await?;
+    if queued {
+        state.mail.wake();
+    }
     Ok(true)
 }

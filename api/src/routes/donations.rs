@@ -18,7 +18,8 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use crate::domain::donations::{self, masked};
-use crate::domain::payments::NewIntent;
+use crate::domain::mail::receipt;
+use crate::domain::payments::{NewIntent, Paid};
 use crate::http::error::ApiError;
 use crate::http::filters::{client_ip, json_body, same_origin};
 use crate::http::rate_limit::DONATION_WINDOW;
@@ -185,10 +186,21 @@ async fn pass(state: AppState, ip: IpAddr, body: Value) -> Result<Response, Reje
         (Some((status, _)), _) if status == "completed" => true,
         // The webhook may not have arrived yet: ask Stripe.
         (Some((status, Some(intent))), Some(payments)) if status != "canceled" => {
-            payments.is_paid(&intent).await.unwrap_or_else(|e| {
-                tracing::warn!(donation = gift, error = %e, "could not ask Stripe about a payment");
-                false
-            })
+            match payments.paid(&intent).await {
+                Ok(Paid::Succeeded {
+                    amount_cents,
+                    currency,
+                }) => {
+                    complete_on_return(&state, gift, intent, amount_cents, currency).await?;
+                    true
+                }
+                Ok(Paid::Processing) => true,
+                Ok(Paid::No) => false,
+                Err(e) => {
+                    tracing::warn!(donation = gift, error = %e, "could not ask Stripe about a payment");
+                    false
+                }
+            }
         }
         _ => false,
     };
@@ -196,6 +208,34 @@ async fn pass(state: AppState, ip: IpAddr, body: Value) -> Result<Response, Reje
         return Err(ApiError::Conflict("The payment has not gone through yet.".into()).into());
     }
     Ok(warp::reply::json(&json!({ "pass": state.donor_passes.pass(&email, now) })).into_response())
+}
+
+/// The donor came back from Stripe, which says the gift is paid, before its webhook: the
+/// gift is completed (and its receipt queued) now, as the webhook would; the webhook then
+/// finds it completed and changes nothing, so the receipt goes out once either way.
+async fn complete_on_return(
+    state: &AppState,
+    gift: i64,
+    intent: String,
+    amount_cents: i64,
+    currency: String,
+) -> Result<(), ApiError> {
+    let (mail, now) = (state.mail.clone(), state.clock.now());
+    let completed = state
+        .db
+        .write(move |c| {
+            let done = donations::complete_paid(c, gift, &intent, amount_cents, &currency)?;
+            if done {
+                receipt::queue(&mail, c, gift, now)?;
+            }
+            Ok(done)
+        })
+        .await?;
+    if completed {
+        tracing::info!(donation = gift, "donation completed on the donor's return");
+        state.mail.wake();
+    }
+    Ok(())
 }
 
 /// POST /api/create-payment-intent `{amount, donorInfo}` → `{clientSecret, ticket}`.
@@ -253,7 +293,6 @@ async fn create(
     let intent = payments
         .create_intent(NewIntent {
             amount_cents: donation.amount_cents,
-            receipt_email: &donation.donor.email,
             description: format!("Contribution to {}", state.site.name),
             donation_id: reserved.id,
             // The row and the moment it was made: unique even if the database is recreated.

@@ -11,6 +11,7 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use crate::domain::donations::{self, Applied, Outcome, PaymentEvent};
+use crate::domain::mail::receipt;
 use crate::http::error::ApiError;
 use crate::http::filters::limited_body;
 use crate::state::AppState;
@@ -75,11 +76,33 @@ async fn webhook(
     };
     let applied = {
         let payment = payment.clone();
+        let (mail, now) = (state.mail.clone(), state.clock.now());
         state
             .db
-            .write(move |c| donations::apply(c, &payment))
+            .write(move |c| {
+                let applied = donations::apply(c, &payment)?;
+                // The receipt commits with the completion, or neither happens.
+                if let Applied::Changed {
+                    id,
+                    to: "completed",
+                    ..
+                } = applied
+                {
+                    receipt::queue(&mail, c, id, now)?;
+                }
+                Ok(applied)
+            })
             .await?
     };
+    if matches!(
+        applied,
+        Applied::Changed {
+            to: "completed",
+            ..
+        }
+    ) {
+        state.mail.wake();
+    }
     let (event_id, intent_id) = (&payment.event_id, &payment.intent_id);
     match applied {
         Applied::Changed { id, from, to } => {

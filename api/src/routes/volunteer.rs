@@ -6,6 +6,7 @@ use warp::filters::BoxedFilter;
 use warp::reply::Response;
 
 use super::submission::form_route;
+use crate::domain::mail::staff_alert;
 use crate::http::error::ApiError;
 use crate::state::AppState;
 
@@ -14,7 +15,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 }
 
 /// POST /api/volunteer `{name, email, phone, zipCode, interests}`. Every signup is kept,
-/// repeats included: staff see each time someone offered help and what they offered.
+/// repeats included: staff see each time someone offered help and what they offered. Staff
+/// are alerted by mail in the same write (when `STAFF_EMAIL` is set).
 async fn sign_up(state: AppState, v: Values) -> Result<bool, ApiError> {
     let (name, email, zip) = (
         v.required("name"),
@@ -25,14 +27,29 @@ async fn sign_up(state: AppState, v: Values) -> Result<bool, ApiError> {
         v.get("phone").map(str::to_owned),
         v.get("interests").map(str::to_owned),
     );
-    state
+    let (mail, now) = (state.mail.clone(), state.clock.now());
+    let queued = state
         .db
         .write(move |tx| {
-            tx.execute(
-                "INSERT INTO volunteer_signups (name, email, phone, zip_code, interests) VALUES (?1, ?2, ?3, ?4, ?5)",
+            let id: i64 = tx.query_row(
+                "INSERT INTO volunteer_signups (name, email, phone, zip_code, interests) \
+                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
                 params![name, email, phone, zip, interests],
-            )
+                |r| r.get(0),
+            )?;
+            let volunteer = staff_alert::Volunteer {
+                id,
+                name: &name,
+                email: &email,
+                phone: phone.as_deref(),
+                zip_code: &zip,
+                interests: interests.as_deref(),
+            };
+            staff_alert::volunteer(&mail, tx, &volunteer, now)
         })
         .await?;
+    if queued {
+        state.mail.wake();
+    }
     Ok(true)
 }

@@ -12,6 +12,7 @@ mod blog_site;
 mod contact_and_volunteer;
 mod donations;
 mod html_forms;
+mod mail;
 mod newsletter;
 mod openapi;
 mod real_server;

@@ -7,6 +7,7 @@ mod donations;
 #[cfg(test)]
 mod editor_rules;
 mod erasure;
+mod mail;
 mod session;
 mod submissions;
 
@@ -33,6 +34,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .or(donations::routes(state.clone()))
         .unify()
         .or(erasure::routes(state.clone()))
+        .unify()
+        .or(mail::routes(state.clone()))
         .unify()
         .or(blogs::routes(state))
         .unify();

@@ -95,6 +95,14 @@ const KINDS: [Kind; 3] = [
             text("zip_code", "zipCode", "ZIP Code"),
             time("created_at", "createdAt", "Date"),
             time("updated_at", "updatedAt", "Updated"),
+            // Double opt-in: Pending, Confirmed or Unsubscribed, and when.
+            text(
+                "upper(substr(status, 1, 1)) || substr(status, 2)",
+                "status",
+                "Status",
+            ),
+            time("confirmed_at", "confirmedAt", "Confirmed At"),
+            time("unsubscribed_at", "unsubscribedAt", "Unsubscribed At"),
         ],
     },
 ];

@@ -125,7 +125,17 @@ async fn exports_carry_every_field_of_every_row_and_no_formulas() {
     );
     assert_eq!(
         newsletters[0],
-        ["ID", "Email", "Phone", "ZIP Code", "Date", "Updated"]
+        [
+            "ID",
+            "Email",
+            "Phone",
+            "ZIP Code",
+            "Date",
+            "Updated",
+            "Status",
+            "Confirmed At",
+            "Unsubscribed At"
+        ]
     );
     assert_eq!(
         newsletters[1],
@@ -135,7 +145,10 @@ async fn exports_carry_every_field_of_every_row_and_no_formulas() {
             "555",
             "20002",
             "2025-06-01 07:00",
-            "2025-06-02 07:00"
+            "2025-06-02 07:00",
+            "Pending",
+            "",
+            "",
         ]
     );
 

@@ -13,6 +13,7 @@ mod abuse;
 mod csp;
 mod events;
 mod privacy;
+mod receipts;
 mod rules;
 
 use crate::common::TestApp;

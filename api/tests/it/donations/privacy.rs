@@ -88,7 +88,8 @@ async fn a_ticket_becomes_a_pass_only_once_its_gift_is_paid() {
             &pass
         )
         .await,
-        json!({"completed": 0.0, "pending": 30.0, "remaining": 44270.0})
+        // Stripe said it succeeded, so the return completed it (and queued its receipt).
+        json!({"completed": 30.0, "pending": 0.0, "remaining": 44270.0})
     );
     // A declined gift's ticket stays a ticket.
     let res = d.give(json!(31), donor("pb@example.org")).await;

@@ -5,11 +5,12 @@
 //!
 //! This file holds the harness (the process, a raw HTTP/1.1 client, the sites it serves);
 //! the tests are by topic: `crash` (SIGKILL and restart), `operations` (logs, backups, start-up
-//! checks), `static_files` (files from memory, redirects, a new post's images) and `hostile`
-//! (login floods, large answers, silent connections).
+//! checks), `static_files` (files from memory, redirects, a new post's images), `hostile`
+//! (login floods, large answers, silent connections) and `mail` (a kill mid-send).
 
 mod crash;
 mod hostile;
+mod mail;
 mod operations;
 mod static_files;
 

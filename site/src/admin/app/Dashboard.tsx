@@ -8,6 +8,7 @@ import { BlogsTab } from '../features/blog/BlogsTab';
 import { DonationsTab } from '../features/donations/DonationsTab';
 import { useDonations } from '../features/donations/useDonations';
 import { ErasePerson } from '../features/erasure/ErasePerson';
+import { MailFailures } from '../features/mail/MailFailures';
 import { contactList, newsletterList, volunteerList } from '../features/submissions/lists';
 import { SubmissionsTab } from '../features/submissions/SubmissionsTab';
 import { logout } from './session';
@@ -59,6 +60,7 @@ export function Dashboard() {
           </button>
         </div>
       </div>
+      <MailFailures />
 
       <Tabs.Root value={tab} onValueChange={(value) => setParams(value === 'contacts' ? {} : { tab: value }, { replace: true })} className="mt-8">
         <Tabs.List aria-label="Admin lists" className="flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">

@@ -53,6 +53,10 @@ export interface NewsletterSignup {
   zipCode: string;
   createdAt: string;
   updatedAt: string;
+  /** Double opt-in: the address confirmed by the mailed link, or left. */
+  status: 'Pending' | 'Confirmed' | 'Unsubscribed';
+  confirmedAt: string | null;
+  unsubscribedAt: string | null;
 }
 
 export const newsletters = listResource<NewsletterSignup>('newsletters', 'Failed to fetch newsletters');

@@ -70,11 +70,21 @@ export const newsletterList: SubmissionList<NewsletterSignup> = {
   exportName: 'newsletters.csv',
   deleteFailure: 'Failed to delete newsletter signup',
   heading: (n) => n.email,
-  byline: (n) => [<RelativeTime iso={n.createdAt} />],
+  byline: (n) => [<span className="font-semibold text-navy">{n.status}</span>, <RelativeTime iso={n.createdAt} />],
   details: (n) => (
     <>
       {n.phone && <Detail label="Phone">{n.phone}</Detail>}
       <p>ZIP: {n.zipCode}</p>
+      {n.confirmedAt && (
+        <Detail label="Confirmed">
+          <RelativeTime iso={n.confirmedAt} />
+        </Detail>
+      )}
+      {n.unsubscribedAt && (
+        <Detail label="Unsubscribed">
+          <RelativeTime iso={n.unsubscribedAt} />
+        </Detail>
+      )}
     </>
   ),
   deletion: (n) => ({

@@ -1,0 +1,199 @@
+//! One message as it goes on the wire: RFC 5322 headers (RFC 2047 for anything not plain
+//! ASCII), a plain-text body and its HTML alternative. Everything a visitor typed that ends
+//! up in a header (a name, a subject) goes through [`one_line`] first, so no CR or LF can
+//! start a header of its own, and lettre encodes what is left.
+
+use jiff::Timestamp;
+use lettre::Message;
+use lettre::address::{Address, Envelope};
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, MultiPart, SinglePart};
+
+/// The longest name kept in a header, in characters.
+const MAX_NAME: usize = 100;
+/// The longest subject, in characters.
+const MAX_SUBJECT: usize = 150;
+
+/// Someone a message goes to (or is answered to).
+#[derive(Debug, Clone)]
+pub struct Person<'a> {
+    pub name: Option<&'a str>,
+    pub email: &'a str,
+}
+
+/// A message to build.
+pub struct Draft<'a> {
+    pub to: Person<'a>,
+    /// Where a reply goes (a staff alert: the visitor who wrote).
+    pub reply_to: Option<Person<'a>>,
+    pub subject: &'a str,
+    pub text: String,
+    pub html: String,
+    /// The one-click unsubscribe address (RFC 8058), for newsletter mail.
+    pub unsubscribe: Option<&'a str>,
+    /// `<…@…>`, made once when the message is queued.
+    pub message_id: String,
+    pub date: Timestamp,
+}
+
+/// A built message: its bytes and who the SMTP envelope names.
+#[derive(Debug, Clone)]
+pub struct Built {
+    pub envelope_from: String,
+    pub to: String,
+    pub subject: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Why a message could not be built: an address lettre will not take.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Unbuildable(String);
+
+/// Builds `draft` from `from`.
+pub fn build(from: &Mailbox, draft: Draft<'_>) -> Result<Built, Unbuildable> {
+    let to = mailbox(&draft.to).ok_or_else(|| Unbuildable("the recipient's address".into()))?;
+    let subject = one_line(draft.subject, MAX_SUBJECT);
+    let mut builder = Message::builder()
+        .from(from.clone())
+        .to(to.clone())
+        .subject(subject.clone())
+        .message_id(Some(draft.message_id.clone()))
+        .date(
+            std::time::SystemTime::try_from(draft.date)
+                .unwrap_or_else(|_| std::time::SystemTime::now()),
+        );
+    // A reply-to address we cannot use is left out: the alert still goes to staff.
+    if let Some(reply_to) = draft.reply_to.as_ref().and_then(mailbox) {
+        builder = builder.reply_to(reply_to);
+    }
+    if let Some(url) = draft.unsubscribe {
+        builder = builder
+            .raw_header(header("List-Unsubscribe", format!("<{url}>")))
+            .raw_header(header(
+                "List-Unsubscribe-Post",
+                "List-Unsubscribe=One-Click".into(),
+            ));
+    }
+    let body = MultiPart::alternative()
+        .singlepart(
+            SinglePart::builder()
+                .header(ContentType::TEXT_PLAIN)
+                .body(draft.text),
+        )
+        .singlepart(
+            SinglePart::builder()
+                .header(ContentType::TEXT_HTML)
+                .body(draft.html),
+        );
+    let message = builder
+        .multipart(body)
+        .map_err(|e| Unbuildable(e.to_string()))?;
+    Ok(Built {
+        envelope_from: from.email.to_string(),
+        to: to.email.to_string(),
+        subject,
+        bytes: message.formatted(),
+    })
+}
+
+/// The SMTP envelope of a queued message.
+pub fn envelope(from: &str, to: &str) -> Option<Envelope> {
+    let from: Address = from.parse().ok()?;
+    let to: Address = to.parse().ok()?;
+    Envelope::new(Some(from), vec![to]).ok()
+}
+
+fn mailbox(person: &Person<'_>) -> Option<Mailbox> {
+    let email: Address = person.email.trim().parse().ok()?;
+    let name = person
+        .name
+        .map(|n| one_line(n, MAX_NAME))
+        .filter(|n| !n.is_empty());
+    Some(Mailbox::new(name, email))
+}
+
+/// Our own header (names and values we wrote: ASCII, one line), encoded by lettre.
+fn header(name: &'static str, value: String) -> HeaderValue {
+    HeaderValue::new(HeaderName::new_from_ascii_str(name), value)
+}
+
+/// `text` fit for a header: control characters (CR, LF, tabs…) become spaces, runs of
+/// spaces one, and at most `max` characters are kept.
+pub fn one_line(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max * 4));
+    let mut count = 0;
+    for word in text
+        .split(|c: char| c.is_control() || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+    {
+        if count > 0 {
+            if count + 1 > max {
+                break;
+            }
+            out.push(' ');
+            count += 1;
+        }
+        for c in word.chars() {
+            if count == max {
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            count += 1;
+        }
+    }
+    out
+}
+
+/// The HTML alternative of a plain-text body: paragraphs at blank lines, line breaks
+/// kept, web addresses made links, everything else escaped.
+pub fn html_of(text: &str) -> String {
+    let mut html = String::from(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head>\
+         <body style=\"font-family: sans-serif; line-height: 1.5; max-width: 40em\">",
+    );
+    for paragraph in text.split("\n\n").filter(|p| !p.trim().is_empty()) {
+        html.push_str("<p>");
+        let lines: Vec<String> = paragraph.lines().map(linked).collect();
+        html.push_str(&lines.join("<br>\n"));
+        html.push_str("</p>\n");
+    }
+    html.push_str("</body></html>\n");
+    html
+}
+
+/// One line of text, escaped, with its http(s) addresses as links.
+fn linked(line: &str) -> String {
+    let mut out = String::new();
+    for (i, word) in line.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        if word.starts_with("https://") || word.starts_with("http://") {
+            let href = escape(word);
+            out.push_str(&format!("<a href=\"{href}\">{href}</a>"));
+        } else {
+            out.push_str(&escape(word));
+        }
+    }
+    out
+}
+
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,206 @@
+//! The site's outgoing mail, on one path that loses nothing:
+//!
+//! 1. the write that records an event (a gift paid, a signup) also queues its message
+//!    ([`queue::enqueue`]), built whole then, with its Message-ID, so the two commit together;
+//! 2. one sender task ([`sender`]) delivers the queue over SMTP (or into `DATA_DIR/outbox/`),
+//!    retrying temporary failures with backoff and marking a message sent only once the
+//!    server accepted it.
+//!
+//! What is sent: [`receipt`]s for paid gifts, [`staff_alert`]s for contact messages and
+//! volunteers, and the [`newsletter`]'s confirmation and welcome. The words are in
+//! `content/mail.yaml` ([`texts`]); links are signed ([`tokens`]).
+
+pub mod message;
+pub mod newsletter;
+pub mod queue;
+pub mod receipt;
+pub mod sender;
+pub mod staff_alert;
+pub mod texts;
+pub mod tokens;
+
+use std::sync::Arc;
+
+use generator::config::SiteConfig;
+use lettre::message::Mailbox;
+
+use self::message::{Built, Draft, Person};
+use self::sender::Transport;
+use self::texts::{Texts, fill};
+use self::tokens::Tokens;
+use crate::domain::clock::Clock;
+use crate::store::db::Db;
+
+/// Mail settings from the environment.
+#[derive(Clone, Default)]
+pub struct MailConfig {
+    /// `SMTP_URL`: `smtp://host:port` or `smtps://user:pass@host:port`; none writes `.eml`
+    /// files to `DATA_DIR/outbox/`.
+    pub smtp_url: Option<String>,
+    /// `MAIL_FROM`, e.g. `American Conscience Party <hello@example.org>`; default the party's
+    /// name and the `email` of `content/site.yaml`.
+    pub from: Option<String>,
+    /// `STAFF_EMAIL`: where staff alerts go; none are sent when unset.
+    pub staff_email: Option<String>,
+    /// `COMMITTEE_NAME`: the committee named on receipts and in "Paid for by", when it is
+    /// not the party's name.
+    pub committee_name: Option<String>,
+}
+
+impl std::fmt::Debug for MailConfig {
+    // The SMTP URL may hold a password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MailConfig")
+            .field("smtp_url", &self.smtp_url.as_ref().map(|_| "…"))
+            .field("from", &self.from)
+            .field("staff_email", &self.staff_email)
+            .field("committee_name", &self.committee_name)
+            .finish()
+    }
+}
+
+/// Everything needed to compose and deliver mail.
+pub struct Mail {
+    pub from: Mailbox,
+    /// `STAFF_EMAIL`.
+    pub staff: Option<Mailbox>,
+    /// Who pays for the site's messages, and receives gifts.
+    pub committee: String,
+    pub party: String,
+    /// The canonical origin, for links (no trailing slash).
+    pub site_url: String,
+    pub tz: jiff::tz::TimeZone,
+    pub texts: Texts,
+    pub tokens: Tokens,
+    transport: Transport,
+    db: Db,
+    clock: Arc<Clock>,
+    wake: tokio::sync::Notify,
+    one_at_a_time: tokio::sync::Mutex<()>,
+}
+
+impl Mail {
+    /// Reads the settings and texts; fails with what to fix.
+    pub fn new(
+        config: &crate::config::Config,
+        site: &SiteConfig,
+        db: Db,
+        clock: Arc<Clock>,
+    ) -> anyhow::Result<Arc<Mail>> {
+        let settings = &config.mail;
+        let from: Mailbox = match &settings.from {
+            Some(from) => from.parse().map_err(|e| {
+                anyhow::anyhow!("MAIL_FROM is not an address like `Name <hello@example.org>`: {e}")
+            })?,
+            None => format!("{} <{}>", site.name, site.email)
+                .parse()
+                .map_err(|e| anyhow::anyhow!("content/site.yaml's email cannot send mail: {e}"))?,
+        };
+        let staff = settings
+            .staff_email
+            .as_deref()
+            .map(|s| s.parse::<Mailbox>())
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("STAFF_EMAIL is not an e-mail address: {e}"))?;
+        if staff.is_none() {
+            tracing::info!(
+                "STAFF_EMAIL is not set: no alerts of contact messages or volunteers are sent"
+            );
+        }
+        let transport = match &settings.smtp_url {
+            Some(url) => Transport::smtp(url)?,
+            None => {
+                let outbox = config.data_dir.join("outbox");
+                crate::store::db::private_dir(&outbox)?;
+                tracing::info!(
+                    outbox = %outbox.display(),
+                    "SMTP_URL is not set: mail is written to the outbox as .eml files, not sent"
+                );
+                Transport::Outbox(outbox)
+            }
+        };
+        let site_url = config
+            .site
+            .as_ref()
+            .and_then(|s| s.site_url.clone())
+            .unwrap_or_else(|| site.url.clone())
+            .trim_end_matches('/')
+            .to_owned();
+        Ok(Arc::new(Mail {
+            from,
+            staff,
+            committee: settings
+                .committee_name
+                .clone()
+                .unwrap_or_else(|| site.name.clone()),
+            party: site.name.clone(),
+            site_url,
+            tz: site.tz(),
+            texts: Texts::load(&config.content_dir)?,
+            tokens: Tokens::open(&config.data_dir)?,
+            transport,
+            db,
+            clock,
+            wake: tokio::sync::Notify::new(),
+            one_at_a_time: tokio::sync::Mutex::new(()),
+        }))
+    }
+
+    /// `template` filled with `values`, the party's name and the committee's.
+    pub fn fill(&self, template: &str, values: &[(&str, &str)]) -> String {
+        let mut all = vec![
+            ("party", self.party.as_str()),
+            ("committee", self.committee.as_str()),
+            ("siteUrl", self.site_url.as_str()),
+        ];
+        all.extend_from_slice(values);
+        fill(template, &all)
+    }
+
+    /// A whole message: `body` with the footer every message carries ("Paid for by…"), in
+    /// text and HTML, with a new Message-ID. `None` (logged) when an address cannot be used.
+    pub fn compose(
+        &self,
+        kind: queue::Kind,
+        to: Person<'_>,
+        reply_to: Option<Person<'_>>,
+        subject: &str,
+        body: &str,
+        unsubscribe: Option<&str>,
+    ) -> Option<Built> {
+        let text = format!("{body}\n\n-- \n{}\n", self.fill(&self.texts.footer, &[]));
+        let html = message::html_of(&text);
+        let draft = Draft {
+            to,
+            reply_to,
+            subject,
+            text,
+            html,
+            unsubscribe,
+            message_id: self.message_id(kind),
+            date: self.clock.now(),
+        };
+        match message::build(&self.from, draft) {
+            Ok(built) => Some(built),
+            Err(e) => {
+                tracing::error!(kind = kind.as_str(), error = %e, "a message could not be built; not queued");
+                None
+            }
+        }
+    }
+
+    /// `<kind.random@domain of MAIL_FROM>`: made once, stored with the message.
+    fn message_id(&self, kind: queue::Kind) -> String {
+        format!(
+            "<{}.{:032x}@{}>",
+            kind.as_str().replace('_', "-"),
+            rand::random::<u128>(),
+            self.from.email.domain()
+        )
+    }
+
+    /// An absolute link to `path` on the site.
+    pub fn link(&self, path: &str) -> String {
+        format!("{}{path}", self.site_url)
+    }
+}

@@ -1,0 +1,136 @@
+//! The donor's receipt, queued in the write that completes a gift (whichever of Stripe's
+//! webhook and the donor's return page comes first), once: the gift gets its receipt number
+//! in that write, and a gift with a number is never queued again.
+
+use jiff::Timestamp;
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::Mail;
+use super::message::Person;
+use super::queue::{self, Kind};
+use crate::domain::donations;
+
+/// Numbers the completed gift `id` and queues its receipt; `false` when it already has one
+/// (or is not completed). Call inside the write that completed it.
+pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlite::Result<bool> {
+    let gift = conn
+        .query_row(
+            "SELECT donor_name, donor_email, donor_address, donor_city, donor_state, donor_zip_code, \
+                    amount_cents, contribution_purpose, contribution_year \
+             FROM donations WHERE id = ?1 AND status = 'completed' AND receipt_number IS NULL",
+            [id],
+            |r| {
+                Ok(Gift {
+                    name: r.get(0)?,
+                    email: r.get(1)?,
+                    address: format!(
+                        "{}\n{}, {} {}",
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, String>(4)?,
+                        r.get::<_, String>(5)?
+                    ),
+                    cents: r.get(6)?,
+                    purpose: r.get(7)?,
+                    year: r.get(8)?,
+                })
+            },
+        )
+        .optional()?;
+    let Some(gift) = gift else {
+        return Ok(false);
+    };
+    let local = now.to_zoned_datetime(mail.tz.clone());
+    let number = next_number(conn, local.year())?;
+    conn.execute(
+        "UPDATE donations SET receipt_number = ?2 WHERE id = ?1",
+        params![id, number],
+    )?;
+    let year_total = donations::totals(conn, &gift.email, gift.year, now)?.completed;
+    let purpose = gift
+        .purpose
+        .as_deref()
+        .map(|p| {
+            generator::donations::PURPOSES
+                .iter()
+                .find(|c| c.value == p)
+                .map_or_else(|| p.replace('_', " "), |c| c.label.to_owned())
+        })
+        .unwrap_or_else(|| "Not stated".to_owned());
+    let (date, amount, total) = (
+        local.strftime("%B %-d, %Y").to_string(),
+        usd(gift.cents),
+        usd(year_total),
+    );
+    let values = [
+        ("donorName", gift.name.as_str()),
+        ("receiptNumber", number.as_str()),
+        ("date", date.as_str()),
+        ("amount", amount.as_str()),
+        ("purpose", purpose.as_str()),
+        ("donorAddress", gift.address.as_str()),
+        ("yearTotal", total.as_str()),
+    ];
+    let t = &mail.texts.receipt;
+    let to = Person {
+        name: Some(&gift.name),
+        email: &gift.email,
+    };
+    let subject = mail.fill(&t.subject, &values);
+    let body = mail.fill(&t.body, &values);
+    let Some(built) = mail.compose(Kind::Receipt, to, None, &subject, &body, None) else {
+        return Ok(false);
+    };
+    queue::enqueue(
+        conn,
+        &format!("receipt:{id}"),
+        Kind::Receipt,
+        &gift.email,
+        &built,
+        now,
+    )
+}
+
+struct Gift {
+    name: String,
+    email: String,
+    address: String,
+    cents: i64,
+    purpose: Option<String>,
+    year: i16,
+}
+
+/// The next receipt number of `year`: `2026-000123`.
+fn next_number(conn: &Connection, year: i16) -> rusqlite::Result<String> {
+    let n: i64 = conn.query_row(
+        "INSERT INTO receipt_counters (year, last) VALUES (?1, 1) \
+         ON CONFLICT (year) DO UPDATE SET last = last + 1 RETURNING last",
+        [year],
+        |r| r.get(0),
+    )?;
+    Ok(format!("{year}-{n:06}"))
+}
+
+/// `$1,234.50`
+pub fn usd(cents: i64) -> String {
+    let dollars = (cents / 100).to_string();
+    let mut grouped = String::new();
+    for (i, c) in dollars.chars().enumerate() {
+        if i > 0 && (dollars.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("${grouped}.{:02}", cents % 100)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dollars_with_separators() {
+        assert_eq!(super::usd(2500), "$25.00");
+        assert_eq!(super::usd(4_430_000), "$44,300.00");
+        assert_eq!(super::usd(123_456_789), "$1,234,567.89");
+        assert_eq!(super::usd(5), "$0.05");
+    }
+}

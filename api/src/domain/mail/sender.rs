@@ -1,0 +1,202 @@
+//! The one task that delivers the queue: over SMTP when `SMTP_URL` is set, otherwise into
+//! `DATA_DIR/outbox/` as `.eml` files. It runs at start (so what a crash left queued goes
+//! out), whenever a write queues something, and every half minute for retries.
+//!
+//! A message is marked sent only after the SMTP server accepted it. A crash between the two
+//! sends it again after the restart, with the same Message-ID, so the receiving side can
+//! tell it is the same message; that is the one case where it can arrive twice.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use lettre::{AsyncSmtpTransport, AsyncTransport as _, Tokio1Executor};
+
+use super::Mail;
+use super::message::envelope;
+use super::queue::{self, Attempt, Due};
+
+/// How often the queue is looked at when nothing woke the sender.
+const POLL: Duration = Duration::from_secs(30);
+/// How long one SMTP conversation may take.
+const SMTP_TIMEOUT: Duration = Duration::from_secs(30);
+/// Messages read from the queue at once.
+const BATCH: u32 = 50;
+
+pub enum Transport {
+    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+    /// `.eml` files in this folder (no `SMTP_URL`).
+    Outbox(PathBuf),
+}
+
+impl Transport {
+    /// The SMTP transport for `url` (`smtp://` or `smtps://user:pass@host:port`).
+    pub fn smtp(url: &str) -> anyhow::Result<Transport> {
+        let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+            // The URL holds a password: say what is wrong without repeating it.
+            .map_err(|e| {
+                anyhow::anyhow!("SMTP_URL is not a usable smtp:// or smtps:// address: {e}")
+            })?
+            .timeout(Some(SMTP_TIMEOUT))
+            .build();
+        Ok(Transport::Smtp(transport))
+    }
+
+    async fn send(&self, due: &Due) -> Attempt {
+        match self {
+            Transport::Smtp(smtp) => {
+                let Some(envelope) = envelope(&due.envelope_from, &due.to) else {
+                    return Attempt::Permanent("the address cannot be used".into());
+                };
+                match smtp.send_raw(&envelope, &due.message).await {
+                    Ok(_) => Attempt::Accepted,
+                    Err(e) if e.is_permanent() => Attempt::Permanent(e.to_string()),
+                    Err(e) => Attempt::Temporary(e.to_string()),
+                }
+            }
+            Transport::Outbox(dir) => {
+                let (dir, id, kind, bytes) =
+                    (dir.clone(), due.id, due.kind.clone(), due.message.clone());
+                let written =
+                    tokio::task::spawn_blocking(move || write_eml(&dir, id, &kind, &bytes)).await;
+                match written {
+                    Ok(Ok(())) => Attempt::Accepted,
+                    Ok(Err(e)) => Attempt::Temporary(format!("could not write the outbox: {e}")),
+                    Err(e) => Attempt::Temporary(format!("the outbox writer stopped: {e}")),
+                }
+            }
+        }
+    }
+}
+
+/// Writes message `id` as `{id}-{kind}.eml`, whole or not at all; writing it again (after a
+/// crash) replaces the same file.
+fn write_eml(dir: &std::path::Path, id: i64, kind: &str, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let name = format!("{id:08}-{kind}.eml");
+    let tmp = dir.join(format!(".{name}.tmp"));
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        // It holds supporters' details.
+        .mode(0o600)
+        .open(&tmp)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, dir.join(name))
+}
+
+/// An SMTP server's reason with any address in it masked (`a…@example.org`), for the log:
+/// log lines carry no full addresses (staff see the whole reason in the admin).
+fn masked_addresses(why: &str) -> String {
+    why.split(' ')
+        .map(|word| {
+            if word.contains('@') {
+                let trimmed = word.trim_matches(|c: char| "<>,;:()[]\"'".contains(c));
+                word.replace(trimmed, &crate::domain::donations::masked(trimmed))
+            } else {
+                word.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Mail {
+    /// Starts the sender task (when called inside a runtime).
+    pub fn start(self: &Arc<Mail>) {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return;
+        }
+        let mail = self.clone();
+        tokio::spawn(async move {
+            loop {
+                mail.deliver_due().await;
+                tokio::select! {
+                    _ = mail.wake.notified() => {}
+                    _ = tokio::time::sleep(POLL) => {}
+                }
+            }
+        });
+    }
+
+    /// Tells the sender something was queued (call after the write committed).
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Sends every message due now; returns how many were accepted. One pass at a time.
+    pub async fn deliver_due(&self) -> usize {
+        let _alone = self.one_at_a_time.lock().await;
+        let mut accepted = 0;
+        loop {
+            let now = self.clock.now();
+            let due = match self.db.read(move |c| queue::due(c, now, BATCH)).await {
+                Ok(due) => due,
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not read the mail queue");
+                    return accepted;
+                }
+            };
+            if due.is_empty() {
+                return accepted;
+            }
+            let mut progressed = false;
+            for message in due {
+                let attempt = self.transport.send(&message).await;
+                match &attempt {
+                    Attempt::Accepted => {
+                        accepted += 1;
+                        tracing::info!(mail = message.id, kind = %message.kind, "message sent");
+                    }
+                    Attempt::Temporary(why) => tracing::warn!(
+                        mail = message.id,
+                        attempt = message.attempts + 1,
+                        error = %masked_addresses(why),
+                        "message not sent; will retry"
+                    ),
+                    Attempt::Permanent(why) => tracing::error!(
+                        mail = message.id,
+                        kind = %message.kind,
+                        error = %masked_addresses(why),
+                        "message refused for good; marked failed"
+                    ),
+                }
+                let now = self.clock.now();
+                let recorded = {
+                    let message = message.clone();
+                    self.db
+                        .write(move |tx| queue::record(tx, &message, &attempt, now))
+                        .await
+                };
+                match recorded {
+                    Ok(()) => progressed = true,
+                    Err(e) => {
+                        tracing::error!(mail = message.id, error = %e, "could not record a delivery attempt");
+                        return accepted;
+                    }
+                }
+            }
+            if !progressed {
+                return accepted;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn addresses_in_a_logged_reason_are_masked() {
+        assert_eq!(
+            super::masked_addresses("550 5.1.1 <ada@example.org>: Recipient address rejected"),
+            "550 5.1.1 <a\u{2026}@example.org>: Recipient address rejected"
+        );
+        assert_eq!(
+            super::masked_addresses("connection refused"),
+            "connection refused"
+        );
+    }
+}

@@ -1,0 +1,241 @@
+//! What the site's messages and their link pages say: `content/mail.yaml`, where an editor
+//! changes the words without touching the server. `{name}` placeholders are filled by
+//! [`fill`]; a text that names a placeholder its message does not have fails at start.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+/// The project's own `content/mail.yaml`, used when `CONTENT_DIR` has none (the tests'
+/// fixture site, a content folder from before mail existed).
+const DEFAULT: &str = include_str!("../../../../content/mail.yaml");
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Texts {
+    /// Closes every message.
+    pub footer: String,
+    pub receipt: Receipt,
+    pub staff_alert: StaffAlert,
+    pub newsletter: Newsletter,
+    pub pages: Pages,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Receipt {
+    pub subject: String,
+    pub body: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StaffAlert {
+    pub contact_subject: String,
+    pub contact_body: String,
+    pub volunteer_subject: String,
+    pub volunteer_body: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Newsletter {
+    /// Recorded with each confirmation: which consent text the person agreed to.
+    pub consent_version: String,
+    pub consent_text: String,
+    pub confirm_subject: String,
+    pub confirm_body: String,
+    pub welcome_subject: String,
+    pub welcome_body: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Pages {
+    pub confirm_title: String,
+    pub confirm_intro: String,
+    pub confirm_button: String,
+    pub confirmed_title: String,
+    pub confirmed_text: String,
+    pub expired_title: String,
+    pub expired_text: String,
+    pub invalid_title: String,
+    pub invalid_text: String,
+    pub unsubscribe_title: String,
+    pub unsubscribe_intro: String,
+    pub unsubscribe_button: String,
+    pub unsubscribed_title: String,
+    pub unsubscribed_text: String,
+}
+
+impl Texts {
+    /// `content_dir/mail.yaml`, or the project's own when there is none; checked.
+    pub fn load(content_dir: &Path) -> anyhow::Result<Texts> {
+        let path = content_dir.join("mail.yaml");
+        let texts: Texts = if path.exists() {
+            generator::content::read_yaml(&path)?
+        } else {
+            serde_saphyr::from_str(DEFAULT)
+                .map_err(|e| anyhow::anyhow!("the built-in mail.yaml is not valid: {e}"))?
+        };
+        texts
+            .check()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        Ok(texts)
+    }
+
+    /// Every text uses only the placeholders its message fills.
+    fn check(&self) -> Result<(), String> {
+        const EVERY: &[&str] = &["party"];
+        let receipt = &[
+            "donorName",
+            "committee",
+            "receiptNumber",
+            "date",
+            "amount",
+            "purpose",
+            "donorAddress",
+            "yearTotal",
+        ][..];
+        let contact = &["name", "email", "subject", "message", "adminUrl"][..];
+        let volunteer = &["name", "email", "phone", "zipCode", "interests", "adminUrl"][..];
+        let n = &self.newsletter;
+        let p = &self.pages;
+        let checks: Vec<(&str, &str, &[&str])> = vec![
+            ("footer", &self.footer, &["committee", "siteUrl"]),
+            ("receipt.subject", &self.receipt.subject, &["receiptNumber"]),
+            ("receipt.body", &self.receipt.body, receipt),
+            (
+                "staffAlert.contactSubject",
+                &self.staff_alert.contact_subject,
+                contact,
+            ),
+            (
+                "staffAlert.contactBody",
+                &self.staff_alert.contact_body,
+                contact,
+            ),
+            (
+                "staffAlert.volunteerSubject",
+                &self.staff_alert.volunteer_subject,
+                volunteer,
+            ),
+            (
+                "staffAlert.volunteerBody",
+                &self.staff_alert.volunteer_body,
+                volunteer,
+            ),
+            ("newsletter.consentText", &n.consent_text, &[]),
+            ("newsletter.confirmSubject", &n.confirm_subject, &[]),
+            ("newsletter.confirmBody", &n.confirm_body, &["confirmUrl"]),
+            ("newsletter.welcomeSubject", &n.welcome_subject, &[]),
+            (
+                "newsletter.welcomeBody",
+                &n.welcome_body,
+                &["unsubscribeUrl"],
+            ),
+        ];
+        let pages = [
+            &p.confirm_title,
+            &p.confirm_intro,
+            &p.confirm_button,
+            &p.confirmed_title,
+            &p.confirmed_text,
+            &p.expired_title,
+            &p.expired_text,
+            &p.invalid_title,
+            &p.invalid_text,
+            &p.unsubscribe_title,
+            &p.unsubscribe_intro,
+            &p.unsubscribe_button,
+            &p.unsubscribed_title,
+            &p.unsubscribed_text,
+        ];
+        let all = checks
+            .into_iter()
+            .chain(pages.into_iter().map(|t| ("pages", t.as_str(), &[][..])));
+        for (name, text, allowed) in all {
+            for used in placeholders(text) {
+                if !EVERY.contains(&used) && !allowed.contains(&used) {
+                    return Err(format!(
+                        "{name} uses {{{used}}}, which it does not have (it may use {})",
+                        EVERY
+                            .iter()
+                            .chain(allowed)
+                            .map(|a| format!("{{{a}}}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+            }
+        }
+        if n.consent_version.trim().is_empty() {
+            return Err("newsletter.consentVersion must not be empty".into());
+        }
+        Ok(())
+    }
+}
+
+/// The `{name}` placeholders in `text` (letters only between the braces).
+fn placeholders(text: &str) -> impl Iterator<Item = &str> {
+    text.split('{').skip(1).filter_map(|rest| {
+        let (name, _) = rest.split_once('}')?;
+        (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphabetic())).then_some(name)
+    })
+}
+
+/// `template` with each `{name}` of `values` replaced. Values are inserted once, never
+/// read again for placeholders, so a donor named "{amount}" stays "{amount}".
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len() + 64);
+    let mut rest = template;
+    while let Some(start) = rest.find('{') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 1..];
+        let value = after.split_once('}').and_then(|(name, _)| {
+            values
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (name.len(), *v))
+        });
+        match value {
+            Some((len, v)) => {
+                out.push_str(v);
+                rest = &after[len + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_projects_texts_load_and_fill_once() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
+        Texts::load(&dir).unwrap();
+        assert_eq!(
+            fill(
+                "Dear {donorName}, {amount}",
+                &[("donorName", "{amount}"), ("amount", "$5.00")]
+            ),
+            "Dear {amount}, $5.00"
+        );
+        assert_eq!(fill("{unknown} {", &[]), "{unknown} {");
+    }
+
+    #[test]
+    fn a_placeholder_a_message_lacks_is_refused() {
+        let mut texts: Texts = serde_saphyr::from_str(DEFAULT).unwrap();
+        texts.receipt.subject = "Receipt for {donorEmail}".into();
+        let err = texts.check().unwrap_err();
+        assert!(err.contains("receipt.subject uses {donorEmail}"), "{err}");
+    }
+}

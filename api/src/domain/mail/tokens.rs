@@ -1,0 +1,187 @@
+//! The newsletter's links: "confirm signup N" (valid 7 days) and "unsubscribe signup N"
+//! (valid as long as the signup exists). Each is the signup's id, for the confirmation its
+//! expiry, and an HMAC-SHA256 over those and the address, with a key made once and kept in
+//! `DATA_DIR/mail-link-key`: a link cannot be guessed from another, and one for a deleted
+//! signup does not work for whoever gets its id next.
+
+use std::path::Path;
+
+use hmac::{Hmac, Mac};
+use jiff::{SignedDuration, Timestamp};
+use sha2::Sha256;
+
+/// How long a confirmation link works.
+pub const CONFIRM_LIFE: SignedDuration = SignedDuration::from_hours(24 * 7);
+const KEY_FILE: &str = "mail-link-key";
+/// Hex digits of the MAC kept in a link: 128 bits.
+const MAC_HEX: usize = 32;
+
+pub struct Tokens {
+    key: Vec<u8>,
+}
+
+/// What a confirmation link says, once its MAC is checked against the address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirm {
+    Valid,
+    Expired,
+    Invalid,
+}
+
+impl Tokens {
+    /// The key in `data_dir`, made on first use.
+    pub fn open(data_dir: &Path) -> anyhow::Result<Tokens> {
+        let path = data_dir.join(KEY_FILE);
+        if let Ok(key) = std::fs::read(&path)
+            && key.len() >= 32
+        {
+            return Ok(Tokens { key });
+        }
+        let key: Vec<u8> = (0..32).map(|_| rand::random::<u8>()).collect();
+        crate::domain::auth::write_private(&path, &key)?;
+        Ok(Tokens { key })
+    }
+
+    fn mac(&self, parts: &[&str]) -> String {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("HMAC takes any key");
+        for part in parts {
+            mac.update(part.as_bytes());
+            mac.update(&[0]);
+        }
+        let bytes = mac.finalize().into_bytes();
+        bytes
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+            .split_at(MAC_HEX)
+            .0
+            .to_owned()
+    }
+
+    /// The confirmation link's token for signup `id` of `email`, made at `now`.
+    pub fn confirm(&self, id: i64, email: &str, now: Timestamp) -> String {
+        let expires = (now + CONFIRM_LIFE).as_second();
+        let mac = self.mac(&[
+            "confirm",
+            &id.to_string(),
+            &expires.to_string(),
+            &email.to_lowercase(),
+        ]);
+        format!("{id}-{expires}-{mac}")
+    }
+
+    /// The signup id a confirmation token names, to look its address up.
+    pub fn confirm_id(token: &str) -> Option<i64> {
+        token.split('-').next()?.parse().ok()
+    }
+
+    /// Whether `token` confirms signup `id` of `email` at `now`.
+    pub fn check_confirm(&self, token: &str, id: i64, email: &str, now: Timestamp) -> Confirm {
+        let mut parts = token.split('-');
+        let (Some(tid), Some(expires), Some(mac), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Confirm::Invalid;
+        };
+        let Ok(at) = expires.parse::<i64>() else {
+            return Confirm::Invalid;
+        };
+        if tid != id.to_string()
+            || !same(
+                mac,
+                &self.mac(&["confirm", tid, expires, &email.to_lowercase()]),
+            )
+        {
+            return Confirm::Invalid;
+        }
+        if now.as_second() >= at {
+            Confirm::Expired
+        } else {
+            Confirm::Valid
+        }
+    }
+
+    /// The unsubscribe link's token for signup `id` of `email`.
+    pub fn unsubscribe(&self, id: i64, email: &str) -> String {
+        let mac = self.mac(&["unsubscribe", &id.to_string(), &email.to_lowercase()]);
+        format!("{id}-{mac}")
+    }
+
+    /// The signup id an unsubscribe token names.
+    pub fn unsubscribe_id(token: &str) -> Option<i64> {
+        token.split('-').next()?.parse().ok()
+    }
+
+    pub fn check_unsubscribe(&self, token: &str, id: i64, email: &str) -> bool {
+        same(token, &self.unsubscribe(id, email))
+    }
+}
+
+/// Compares in time that does not depend on where the strings differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_are_signed_bound_to_the_address_and_confirmations_expire() {
+        let dir = tempfile::tempdir().unwrap();
+        let tokens = Tokens::open(dir.path()).unwrap();
+        let now = Timestamp::now();
+        let t = tokens.confirm(7, "Ada@Example.org", now);
+        assert_eq!(Tokens::confirm_id(&t), Some(7));
+        assert_eq!(
+            tokens.check_confirm(&t, 7, "ada@example.org", now),
+            Confirm::Valid
+        );
+        assert_eq!(
+            tokens.check_confirm(&t, 7, "ada@example.org", now + CONFIRM_LIFE),
+            Confirm::Expired
+        );
+        assert_eq!(
+            tokens.check_confirm(&t, 7, "eve@example.org", now),
+            Confirm::Invalid
+        );
+        assert_eq!(
+            tokens.check_confirm(&t, 8, "ada@example.org", now),
+            Confirm::Invalid
+        );
+        let forged = t.replace(&t[t.len() - 4..], "0000");
+        assert_eq!(
+            tokens.check_confirm(&forged, 7, "ada@example.org", now),
+            Confirm::Invalid
+        );
+        // A later expiry needs a new MAC.
+        let parts: Vec<&str> = t.split('-').collect();
+        let longer = format!(
+            "7-{}-{}",
+            parts[1].parse::<i64>().unwrap() + 999_999,
+            parts[2]
+        );
+        assert_eq!(
+            tokens.check_confirm(&longer, 7, "ada@example.org", now),
+            Confirm::Invalid
+        );
+
+        let u = tokens.unsubscribe(7, "ada@example.org");
+        assert!(tokens.check_unsubscribe(&u, 7, "ADA@example.org"));
+        assert!(!tokens.check_unsubscribe(&u, 7, "eve@example.org"));
+        assert!(
+            !tokens.check_unsubscribe(&t, 7, "ada@example.org"),
+            "a confirm link is no unsubscribe link"
+        );
+
+        // The key is kept: the same link works after a restart, and another server's does not.
+        let again = Tokens::open(dir.path()).unwrap();
+        assert!(again.check_unsubscribe(&u, 7, "ada@example.org"));
+        let other = Tokens::open(tempfile::tempdir().unwrap().path()).unwrap();
+        assert!(!other.check_unsubscribe(&u, 7, "ada@example.org"));
+    }
+}

@@ -1,0 +1,34 @@
+//! GET /api/admin/mail: what the site sent, for staff to see that mail goes out.
+
+use serde_json::json;
+use warp::filters::BoxedFilter;
+use warp::http::StatusCode;
+use warp::reply::Response;
+use warp::{Filter, Rejection};
+
+use super::json;
+use crate::domain::mail::queue;
+use crate::state::AppState;
+
+pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    warp::path!("mail")
+        .and(warp::get())
+        .and(super::signed_in(state.clone()))
+        .and_then(move |_admin| list(state.clone()))
+        .boxed()
+}
+
+/// GET /api/admin/mail → `{messages, failedLastWeek}`: the newest 100 messages (to,
+/// subject, kind, status, attempts, last error) and how many were given up in the last 7
+/// days (the dashboard warns when there are any).
+async fn list(state: AppState) -> Result<Response, Rejection> {
+    let now = state.clock.now();
+    let (messages, failed) = state
+        .db
+        .read(move |c| Ok((queue::newest(c)?, queue::failed_last_week(c, now)?)))
+        .await?;
+    Ok(json(
+        StatusCode::OK,
+        &json!({ "messages": messages, "failedLastWeek": failed }),
+    ))
+}

@@ -1,0 +1,226 @@
+//! Double opt-in over real SMTP: a signup is pending until the mailed link's page is
+//! POSTed (a GET confirms nothing); confirming records the time and consent version and
+//! sends a welcome with one-click unsubscribe; repeats reveal nothing, duplicate nothing
+//! and send at most three confirmations a day; links expire, cannot be forged, and
+//! unsubscribing works by page or by one-click POST, without signing in.
+
+use serde_json::Value;
+
+use super::smtp::{Received, Smtp};
+use super::{advance, mail_app, queue};
+use crate::common::{TestApp, text};
+
+const SIGNUP: &str = "/api/newsletter-signup";
+
+async fn sign_up(app: &TestApp, email: &str) -> warp::http::Response<bytes::Bytes> {
+    let res = app
+        .post_json(
+            SIGNUP,
+            &format!(r#"{{"email":"{email}","zipCode":"12345"}}"#),
+        )
+        .await;
+    assert_eq!(res.status(), 201, "{:?}", res.body());
+    res
+}
+
+/// The path of the first link under `prefix` in a message's text.
+fn link(message: &Received, prefix: &str) -> String {
+    let text = message.text();
+    let at = text
+        .find(&format!("https://example.org{prefix}"))
+        .unwrap_or_else(|| panic!("no {prefix} link in {text}"));
+    let url: String = text[at..]
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    url.trim_start_matches("https://example.org").to_owned()
+}
+
+async fn status(app: &TestApp) -> (String, Option<String>, Option<String>, Option<String>) {
+    app.db
+        .read(|c| {
+            c.query_row(
+                "SELECT status, confirmed_at, consent_version, unsubscribed_at FROM newsletter_signups",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+        })
+        .await
+        .unwrap()
+}
+
+async fn post(app: &TestApp, path: &str, body: &str) -> warp::http::Response<bytes::Bytes> {
+    warp::test::request()
+        .method("POST")
+        .path(path)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(body)
+        .reply(&app.app)
+        .await
+}
+
+#[tokio::test]
+async fn confirm_by_post_then_welcome_with_one_click_unsubscribe() {
+    let smtp = Smtp::start();
+    let app = mail_app(&smtp, |_| {});
+    sign_up(&app, "Ada@Example.org").await;
+    assert_eq!(status(&app).await.0, "pending");
+    app.state.mail.deliver_due().await;
+    let got = smtp.received();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].to, ["Ada@Example.org"]);
+    assert_eq!(
+        got[0].header("Subject").unwrap(),
+        "Confirm your subscription"
+    );
+    let confirm = link(&got[0], "/newsletter/confirm/");
+
+    // A scanner fetching the link confirms nothing; the page has the button.
+    let page = app.get(&confirm).await;
+    assert_eq!(page.status(), 200);
+    assert_eq!(page.headers()["cache-control"], "no-store");
+    let html = text(&page);
+    assert!(
+        html.contains(&format!("<form method=\"post\" action=\"{confirm}\">")),
+        "{html}"
+    );
+    assert!(html.contains(">Confirm</button>"), "{html}");
+    assert!(
+        html.contains("By confirming, you agree"),
+        "the consent text: {html}"
+    );
+    assert!(!html.contains("<script"), "works without JavaScript");
+    assert_eq!(status(&app).await.0, "pending");
+
+    let done = post(&app, &confirm, "").await;
+    assert_eq!(done.status(), 200);
+    assert!(text(&done).contains("You are subscribed"));
+    let (state, at, version, _) = status(&app).await;
+    assert_eq!(state, "confirmed");
+    assert!(at.is_some());
+    assert_eq!(version.as_deref(), Some("2026-11-25"));
+    // Confirming again sends no second welcome.
+    assert_eq!(post(&app, &confirm, "").await.status(), 200);
+
+    app.state.mail.deliver_due().await;
+    let got = smtp.received();
+    assert_eq!(got.len(), 2, "the confirmation and one welcome");
+    let welcome = &got[1];
+    let unsubscribe = link(welcome, "/newsletter/unsubscribe/");
+    assert_eq!(
+        welcome.header("List-Unsubscribe").unwrap(),
+        format!("<https://example.org{unsubscribe}>")
+    );
+    assert_eq!(
+        welcome.header("List-Unsubscribe-Post").unwrap(),
+        "List-Unsubscribe=One-Click"
+    );
+
+    // The page shows a button and changes nothing; the one-click POST (RFC 8058) works
+    // with no page, no session and no cookie.
+    let page = app.get(&unsubscribe).await;
+    assert!(text(&page).contains(">Unsubscribe</button>"));
+    assert_eq!(status(&app).await.0, "confirmed");
+    let res = post(&app, &unsubscribe, "List-Unsubscribe=One-Click").await;
+    assert_eq!(res.status(), 200);
+    let (state, _, _, unsubscribed_at) = status(&app).await;
+    assert_eq!(state, "unsubscribed");
+    assert!(unsubscribed_at.is_some());
+    assert_eq!(
+        post(&app, &unsubscribe, "").await.status(),
+        200,
+        "twice is fine"
+    );
+
+    // Staff see the status, and the export has the three new columns.
+    let token = app.login().await;
+    let list = TestApp::json(
+        &app.admin("GET", "/api/admin/newsletters", &token, None)
+            .await,
+    );
+    assert_eq!(list[0]["status"], "Unsubscribed");
+    assert!(list[0]["confirmedAt"].is_string() && list[0]["unsubscribedAt"].is_string());
+    let csv = text(
+        &app.admin("GET", "/api/admin/newsletters/export", &token, None)
+            .await,
+    );
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.ends_with("Status,Confirmed At,Unsubscribed At"),
+        "{header}"
+    );
+    assert!(
+        csv.lines().nth(1).unwrap().contains(",Unsubscribed,"),
+        "{csv}"
+    );
+
+    // Signing up again sends a new confirmation; until it is used, still unsubscribed.
+    sign_up(&app, "ada@example.org").await;
+    app.state.mail.deliver_due().await;
+    assert_eq!(smtp.received().len(), 3);
+    assert_eq!(status(&app).await.0, "unsubscribed");
+    assert_eq!(app.count("newsletter_signups").await, 1);
+}
+
+#[tokio::test]
+async fn repeats_reveal_nothing_duplicate_nothing_and_send_three_confirmations_a_day() {
+    let smtp = Smtp::start();
+    let app = mail_app(&smtp, |_| {});
+    let first = sign_up(&app, "bo@example.org").await;
+    for _ in 0..5 {
+        let again = sign_up(&app, "BO@example.org").await;
+        assert_eq!(again.body(), first.body());
+    }
+    assert_eq!(app.count("newsletter_signups").await, 1);
+    app.state.mail.deliver_due().await;
+    assert_eq!(smtp.received().len(), 3, "at most three a day");
+    advance(&app, 24 * 60);
+    sign_up(&app, "bo@example.org").await;
+    app.state.mail.deliver_due().await;
+    assert_eq!(smtp.received().len(), 4, "a new day, a new one");
+
+    // Confirmed: signing up again sends nothing.
+    let confirm = link(&smtp.received()[3], "/newsletter/confirm/");
+    assert_eq!(post(&app, &confirm, "").await.status(), 200);
+    app.state.mail.deliver_due().await;
+    let before = smtp.received().len();
+    let again = sign_up(&app, "bo@example.org").await;
+    assert_eq!(again.body(), first.body());
+    app.state.mail.deliver_due().await;
+    assert_eq!(smtp.received().len(), before);
+    assert!(queue(&app).await.iter().all(|r| r.1 == "sent"));
+}
+
+#[tokio::test]
+async fn links_expire_after_seven_days_and_cannot_be_forged() {
+    let smtp = Smtp::start();
+    let app = mail_app(&smtp, |_| {});
+    sign_up(&app, "cy@example.org").await;
+    app.state.mail.deliver_due().await;
+    let confirm = link(&smtp.received()[0], "/newsletter/confirm/");
+
+    let forged = format!("{}0", &confirm[..confirm.len() - 1]);
+    let forged = if forged == confirm {
+        format!("{}1", &confirm[..confirm.len() - 1])
+    } else {
+        forged
+    };
+    for path in [
+        forged.as_str(),
+        "/newsletter/confirm/1-1-00",
+        "/newsletter/confirm/x",
+        "/newsletter/unsubscribe/1-deadbeef",
+    ] {
+        assert_eq!(app.get(path).await.status(), 404, "{path}");
+        assert_eq!(post(&app, path, "").await.status(), 404, "{path}");
+    }
+    let long = format!("/newsletter/confirm/{}", "9".repeat(5000));
+    assert_eq!(post(&app, &long, "").await.status(), 404);
+
+    advance(&app, 7 * 24 * 60 + 1);
+    let res = post(&app, &confirm, "").await;
+    assert_eq!(res.status(), 410);
+    assert!(text(&res).contains("This link has expired"));
+    assert_eq!(status(&app).await.0, "pending");
+    let _: Option<Value> = None;
+}

@@ -1,0 +1,228 @@
+//! A real SMTP server on loopback (mailin-embedded), whose answer to each message the test
+//! chooses: accept, a temporary refusal (451) or a permanent one (550).
+
+use std::net::{SocketAddr, TcpListener};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mailin_embedded::{Handler, Response, Server, response};
+
+/// How the server answers the end of a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    Accept,
+    TryLater,
+    Refuse,
+}
+
+/// One accepted message.
+#[derive(Debug, Clone)]
+pub struct Received {
+    pub from: String,
+    pub to: Vec<String>,
+    pub data: String,
+}
+
+impl Received {
+    /// The value of header `name` (unfolded), if present.
+    pub fn header(&self, name: &str) -> Option<String> {
+        let head = self.data.split("\r\n\r\n").next()?;
+        let mut value: Option<String> = None;
+        for line in head.split("\r\n") {
+            if let Some(v) = value.as_mut() {
+                if line.starts_with([' ', '\t']) {
+                    v.push_str(line);
+                    continue;
+                }
+                break;
+            }
+            if let Some((n, v)) = line.split_once(':')
+                && n.eq_ignore_ascii_case(name)
+            {
+                value = Some(v.trim_start().to_owned());
+            }
+        }
+        value
+    }
+
+    /// The plain-text part, quoted-printable decoded.
+    pub fn text(&self) -> String {
+        let start = self
+            .data
+            .find("Content-Type: text/plain")
+            .expect("a text part");
+        let part = &self.data[start..];
+        let body_start = part.find("\r\n\r\n").unwrap() + 4;
+        let boundary = self
+            .data
+            .split("boundary=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .expect("a multipart message");
+        let end = part[body_start..]
+            .find(&format!("\r\n--{boundary}"))
+            .unwrap()
+            + body_start;
+        let raw = &part[body_start..end];
+        if part[..body_start].contains("quoted-printable") {
+            decode_qp(raw)
+        } else if part[..body_start].contains("base64") {
+            use base64::Engine as _;
+            let joined: String = raw.split("\r\n").collect();
+            String::from_utf8(
+                base64::engine::general_purpose::STANDARD
+                    .decode(joined)
+                    .unwrap(),
+            )
+            .unwrap()
+        } else {
+            raw.to_owned()
+        }
+    }
+}
+
+fn decode_qp(raw: &str) -> String {
+    let mut bytes = Vec::new();
+    let raw = raw.replace("=\r\n", "");
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'=' && i + 2 < b.len() {
+            let hex = std::str::from_utf8(&b[i + 1..i + 3]).unwrap();
+            bytes.push(u8::from_str_radix(hex, 16).unwrap());
+            i += 3;
+        } else {
+            bytes.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(bytes).unwrap().replace("\r\n", "\n")
+}
+
+#[derive(Default)]
+struct Shared {
+    received: Vec<Received>,
+    answer: Option<Answer>,
+    /// Messages the server refused (either way).
+    refused: usize,
+}
+
+#[derive(Clone)]
+struct Session {
+    shared: Arc<Mutex<Shared>>,
+    from: String,
+    to: Vec<String>,
+    data: Vec<u8>,
+}
+
+impl Handler for Session {
+    // Refusals come at RCPT, as a real server's usually do (mailin stays in its DATA state
+    // after refusing at the end of a message, and would read the client's next command as
+    // more data).
+    fn rcpt(&mut self, _to: &str) -> Response {
+        let mut shared = self.shared.lock().unwrap();
+        match shared.answer.unwrap_or(Answer::Accept) {
+            Answer::Accept => response::OK,
+            Answer::TryLater => {
+                shared.refused += 1;
+                response::INTERNAL_ERROR
+            }
+            Answer::Refuse => {
+                shared.refused += 1;
+                response::NO_MAILBOX
+            }
+        }
+    }
+
+    fn data_start(&mut self, _domain: &str, from: &str, _is8bit: bool, to: &[String]) -> Response {
+        self.from = from.to_owned();
+        self.to = to.to_vec();
+        self.data.clear();
+        response::START_DATA
+    }
+
+    fn data(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.data.extend_from_slice(buf);
+        Ok(())
+    }
+
+    fn data_end(&mut self) -> Response {
+        let data = String::from_utf8_lossy(&self.data).into_owned();
+        self.shared.lock().unwrap().received.push(Received {
+            from: self.from.clone(),
+            to: self.to.clone(),
+            data,
+        });
+        response::OK
+    }
+}
+
+/// The server; it runs until the test process ends.
+#[derive(Clone)]
+pub struct Smtp {
+    pub addr: SocketAddr,
+    shared: Arc<Mutex<Shared>>,
+}
+
+impl Smtp {
+    pub fn start() -> Smtp {
+        Smtp::on(TcpListener::bind("127.0.0.1:0").unwrap())
+    }
+
+    /// On a port chosen before (to bring a server "back" where one was down).
+    pub fn on(listener: TcpListener) -> Smtp {
+        let addr = listener.local_addr().unwrap();
+        let shared = Arc::new(Mutex::new(Shared::default()));
+        let handler = Session {
+            shared: shared.clone(),
+            from: String::new(),
+            to: Vec::new(),
+            data: Vec::new(),
+        };
+        std::thread::spawn(move || {
+            let mut server = Server::new(handler);
+            server
+                .with_name("smtp.test")
+                .with_num_threads(2)
+                .with_tcp_listener(listener);
+            server.serve().unwrap();
+        });
+        Smtp { addr, shared }
+    }
+
+    pub fn url(&self) -> String {
+        format!("smtp://{}", self.addr)
+    }
+
+    pub fn answer(&self, answer: Answer) {
+        self.shared.lock().unwrap().answer = Some(answer);
+    }
+
+    pub fn received(&self) -> Vec<Received> {
+        self.shared.lock().unwrap().received.clone()
+    }
+
+    pub fn refused(&self) -> usize {
+        self.shared.lock().unwrap().refused
+    }
+
+    /// Waits (up to 20 s) until `n` messages arrived, and returns them.
+    pub async fn wait_for(&self, n: usize) -> Vec<Received> {
+        for _ in 0..400 {
+            let got = self.received();
+            if got.len() >= n {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("{} messages arrived, not {n}", self.received().len());
+    }
+}
+
+/// A loopback address where nothing listens (yet): bind it again to start a server there.
+pub fn closed_port() -> SocketAddr {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+}
