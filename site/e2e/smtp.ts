@@ -1,4 +1,4 @@
-// A local SMTP server for browser tests (the api's `smtp-sink` example): the server under
+// A local SMTP server for browser tests (the `smtp-sink` crate's binary): the server under
 // test sends its mail there through SMTP_URL, and tests read each message from the folder
 // it writes them to.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -23,13 +23,13 @@ export interface SmtpSink {
 }
 
 export async function startSmtpSink(): Promise<SmtpSink> {
-  const binary = join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'debug', 'examples', 'smtp-sink');
+  const binary = join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'debug', 'smtp-sink');
   const dir = mkdtempSync(join(tmpdir(), 'acp-smtp-'));
   const child: ChildProcess = spawn(binary, [], { env: { ...process.env, SINK_DIR: dir, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((ok, fail) => {
     const timer = setTimeout(() => fail(new Error('smtp-sink did not start within 10 s')), 10_000);
     child.once('error', fail);
-    child.once('exit', (code) => fail(new Error(`smtp-sink exited early (${code}); run \`cargo build -p api --example smtp-sink\``)));
+    child.once('exit', (code) => fail(new Error(`smtp-sink exited early (${code}); run \`cargo build -p smtp-sink\``)));
     let seen = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       seen += chunk.toString();

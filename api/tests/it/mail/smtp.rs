@@ -1,11 +1,11 @@
-//! A real SMTP server on loopback (mailin-embedded), whose answer to each message the test
+//! A real SMTP server on loopback (the `smtp-sink` crate), whose answer to each message the test
 //! chooses: accept, a temporary refusal (451) or a permanent one (550).
 
 use std::net::{SocketAddr, TcpListener};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use mailin_embedded::{Handler, Response, Server, response};
+use smtp_sink::{Handler, Response, response};
 
 /// How the server answers the end of a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,14 +179,7 @@ impl Smtp {
             to: Vec::new(),
             data: Vec::new(),
         };
-        std::thread::spawn(move || {
-            let mut server = Server::new(handler);
-            server
-                .with_name("smtp.test")
-                .with_num_threads(2)
-                .with_tcp_listener(listener);
-            server.serve().unwrap();
-        });
+        std::thread::spawn(move || smtp_sink::serve(listener, "smtp.test", handler));
         Smtp { addr, shared }
     }
 

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use mailin_embedded::{Handler, Response, Server, response};
+use smtp_sink::{Handler, Response, response};
 
 #[derive(Clone)]
 struct Sink {
@@ -61,9 +61,5 @@ fn main() {
         count: Arc::default(),
         data: Vec::new(),
     };
-    let mut server = Server::new(sink);
-    server
-        .with_name("smtp-sink.test")
-        .with_tcp_listener(listener);
-    server.serve().expect("the SMTP server runs");
+    smtp_sink::serve(listener, "smtp-sink.test", sink);
 }
