@@ -180,20 +180,8 @@ fn linked(line: &str) -> String {
     out
 }
 
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Text made safe for HTML, in an attribute or between tags: the generator's escaping.
+pub use generator::templates::attr as escape;
 
 #[cfg(test)]
 mod tests;
