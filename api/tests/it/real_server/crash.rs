@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::{Server, bare_site, blog_site, connect, env_refs, json_headers, request, sign_in};
+use super::{
+    Server, bare_site, blog_site, connect, env_refs, json_headers, request, sign_in, sign_up,
+};
 
 /// Signups from 16 clients at once; SIGKILL after some hundreds are acknowledged; on
 /// restart every acknowledged signup is there and the database is intact.
@@ -85,16 +87,7 @@ async fn acknowledged_signups_survive_a_kill() {
     );
     // And the restarted server takes writes.
     let mut stream = connect(&server.addr).await;
-    let (status, _) = request(
-        &mut stream,
-        "POST",
-        "/api/newsletter-signup",
-        &json_headers(),
-        r#"{"email":"after@example.org","zipCode":"12345"}"#,
-    )
-    .await
-    .unwrap();
-    assert_eq!(status, 201);
+    sign_up(&mut stream, "after@example.org").await;
     server.kill().await;
 }
 

@@ -127,6 +127,21 @@ impl Server {
 }
 
 /// Signs in with the test password and returns the bearer token.
+/// Signs `email` up for the newsletter over `stream`, expecting it stored (201).
+async fn sign_up(stream: &mut BufReader<TcpStream>, email: &str) {
+    let body = format!(r#"{{"email":"{email}","zipCode":"12345"}}"#);
+    let (status, _) = request(
+        stream,
+        "POST",
+        "/api/newsletter-signup",
+        &json_headers(),
+        &body,
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 201, "signing up {email}");
+}
+
 async fn sign_in(stream: &mut BufReader<TcpStream>) -> String {
     let (status, body) = request(
         stream,

@@ -10,6 +10,7 @@ use tokio::process::Command;
 
 use super::{
     PASSWORD, Server, bare_site, blog_site, connect, env_refs, json_headers, request, sign_in,
+    sign_up,
 };
 
 /// One line per request; a client that hangs up is not an error; no password, token or
@@ -20,16 +21,7 @@ async fn logs_say_what_happened_and_nothing_secret() {
     let mut server = Server::start(dir.path(), &env_refs(&env)).await;
     let mut stream = connect(&server.addr).await;
     let email = "private.person@example.org";
-    let (status, _) = request(
-        &mut stream,
-        "POST",
-        "/api/newsletter-signup",
-        &json_headers(),
-        &format!(r#"{{"email":"{email}","zipCode":"12345"}}"#),
-    )
-    .await
-    .unwrap();
-    assert_eq!(status, 201);
+    sign_up(&mut stream, email).await;
     let wrong = "not-the-password-XYZ";
     let (status, _) = request(
         &mut stream,
@@ -97,17 +89,7 @@ async fn a_backup_while_serving_holds_what_was_acknowledged() {
     let mut server = Server::start(dir.path(), &env_refs(&env)).await;
     let mut stream = connect(&server.addr).await;
     for n in 0..50 {
-        let body = format!(r#"{{"email":"before{n}@example.org","zipCode":"12345"}}"#);
-        let (status, _) = request(
-            &mut stream,
-            "POST",
-            "/api/newsletter-signup",
-            &json_headers(),
-            &body,
-        )
-        .await
-        .unwrap();
-        assert_eq!(status, 201);
+        sign_up(&mut stream, &format!("before{n}@example.org")).await;
     }
     // Writes keep coming while the backup runs.
     let addr = server.addr.clone();
@@ -196,16 +178,7 @@ async fn the_data_folder_and_database_are_private() {
     let data = env[0].1.clone();
     let mut server = Server::start(dir.path(), &env_refs(&env)).await;
     let mut stream = connect(&server.addr).await;
-    let (status, _) = request(
-        &mut stream,
-        "POST",
-        "/api/newsletter-signup",
-        &json_headers(),
-        r#"{"email":"private@example.org","zipCode":"12345"}"#,
-    )
-    .await
-    .unwrap();
-    assert_eq!(status, 201);
+    sign_up(&mut stream, "private@example.org").await;
     assert_eq!(mode(&data), 0o700);
     for file in ["site.db", "site.db-wal", "site.db-shm"] {
         assert_eq!(mode(&data.join(file)), 0o600, "{file}");
