@@ -2,12 +2,11 @@
 // type the e-mail the request came from; the server deletes that person's messages and
 // signups and removes their details from gifts that were never paid. Completed gifts stay
 // whole (federal record-keeping), and the dialog says so before and after.
-import * as Dialog from '@radix-ui/react-dialog';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { ApiError } from '../../../lib/api';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { toast } from '../../../lib/toast';
-import { adminRequest, isUnauthorized } from '../../app/client';
+import { adminRequest } from '../../app/client';
+import { FormDialog } from '../../components/FormDialog';
 
 /** What the server did (POST /api/admin/erase). */
 export interface Erased {
@@ -38,77 +37,44 @@ export function describeErasure(e: Erased): string {
 export function ErasePerson() {
   const id = useId();
   const qc = useQueryClient();
-  const [open, setOpen] = useState(false);
   const [email, setEmail] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const erase = useMutation({
-    mutationFn: (address: string) => adminRequest<Erased>('POST', '/api/admin/erase', { email: address }),
-    onSuccess: async (erased) => {
-      setOpen(false);
-      setEmail('');
-      toast({ title: 'Person erased', description: describeErasure(erased) });
-      await qc.invalidateQueries({ queryKey: ['admin'] });
-    },
-    onError: (error) => {
-      if (isUnauthorized(error)) return;
-      setProblem(error instanceof ApiError ? error.message : 'Failed to erase. Please try again.');
-    },
-  });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (erase.isPending) return;
-    setProblem(null);
-    erase.mutate(email.trim());
+  const erase = async () => {
+    const erased = await adminRequest<Erased>('POST', '/api/admin/erase', { email: email.trim() });
+    setEmail('');
+    toast({ title: 'Person erased', description: describeErasure(erased) });
+    await qc.invalidateQueries({ queryKey: ['admin'] });
   };
 
   return (
-    <Dialog.Root
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) setProblem(null);
-      }}
+    <FormDialog
+      trigger="Erase a person"
+      title="Erase a person"
+      description="When someone asks to be forgotten: their contact messages and their volunteer and newsletter signups are deleted, and gifts they never paid lose their details. Completed gifts stay, because federal law requires the committee to keep them. This cannot be undone."
+      submit="Erase"
+      pending="Erasing..."
+      ready={email.trim() !== ''}
+      failure="Failed to erase. Please try again."
+      onSubmit={erase}
+      onClosed={() => setEmail('')}
     >
-      <Dialog.Trigger className="btn btn-outline">Erase a person</Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-ink/60" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl focus:outline-none">
-          <Dialog.Title className="font-serif text-xl font-bold text-navy">Erase a person</Dialog.Title>
-          <Dialog.Description className="mt-3 text-slate-700">
-            When someone asks to be forgotten: their contact messages and their volunteer and newsletter signups are deleted, and gifts they never paid lose
-            their details. Completed gifts stay, because federal law requires the committee to keep them. This cannot be undone.
-          </Dialog.Description>
-          <form onSubmit={submit} className="mt-5" noValidate>
-            <label htmlFor={`${id}-email`} className="field-label">
-              Their e-mail address
-            </label>
-            <input
-              id={`${id}-email`}
-              type="email"
-              required
-              autoComplete="off"
-              value={email}
-              onChange={(e) => {
-                setEmail(e.target.value);
-                setProblem(null);
-              }}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? `${id}-problem` : undefined}
-              className="field-input"
-            />
-            <p id={`${id}-problem`} role="alert" className="mt-2 min-h-5 text-sm font-semibold text-crimson-dark">
-              {problem}
-            </p>
-            <div className="mt-4 flex flex-wrap justify-end gap-3">
-              <Dialog.Close className="btn btn-outline">Cancel</Dialog.Close>
-              <button type="submit" className="btn bg-crimson text-white hover:bg-crimson-dark" disabled={erase.isPending || !email.trim()}>
-                {erase.isPending ? 'Erasing...' : 'Erase'}
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      {(problem) => (
+        <>
+          <label htmlFor={`${id}-email`} className="field-label">
+            Their e-mail address
+          </label>
+          <input
+            id={`${id}-email`}
+            type="email"
+            required
+            autoComplete="off"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            aria-invalid={problem.invalid}
+            aria-describedby={problem.describedBy}
+            className="field-input"
+          />
+        </>
+      )}
+    </FormDialog>
   );
 }
