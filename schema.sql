@@ -18,7 +18,9 @@ CREATE TABLE newsletter_signups (
     consent_version TEXT,
     -- Confirmation mails sent on one day (the party's date), at most three.
     confirm_mails_day TEXT,
-    confirm_mails_sent INTEGER NOT NULL DEFAULT 0
+    confirm_mails_sent INTEGER NOT NULL DEFAULT 0,
+    -- The phone in E.164 form, what consent to texts is matched on.
+    phone_e164 TEXT
 );
 
 CREATE TABLE contact_messages (
@@ -37,8 +39,52 @@ CREATE TABLE volunteer_signups (
     phone TEXT,
     zip_code TEXT NOT NULL,
     interests TEXT,
-    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    phone_e164 TEXT
 );
+
+CREATE INDEX newsletter_signups_phone ON newsletter_signups (phone_e164);
+CREATE INDEX volunteer_signups_phone ON volunteer_signups (phone_e164);
+
+-- Consent to automated texts (TCPA), only ever added to: a grant when a visitor ticks the
+-- separate box, with where it came from and the version of the words beside it; a
+-- revocation when staff record a STOP. A number's latest record is its state (sms_state).
+CREATE TABLE sms_disclosures (
+    version TEXT PRIMARY KEY,
+    label TEXT NOT NULL,
+    disclosure TEXT NOT NULL,
+    first_recorded_at TEXT NOT NULL
+);
+
+CREATE TABLE sms_consents (
+    id INTEGER PRIMARY KEY,
+    phone TEXT NOT NULL,
+    action TEXT NOT NULL CHECK (action IN ('granted', 'revoked')),
+    at TEXT NOT NULL,
+    source TEXT NOT NULL,
+    ip TEXT,
+    user_agent TEXT,
+    disclosure_version TEXT REFERENCES sms_disclosures (version),
+    method TEXT,
+    note TEXT,
+    CHECK (action = 'revoked' OR disclosure_version IS NOT NULL)
+);
+
+CREATE INDEX sms_consents_phone ON sms_consents (phone, id);
+
+CREATE TRIGGER sms_consents_add_only BEFORE UPDATE ON sms_consents
+BEGIN
+    SELECT RAISE(ABORT, 'consent records are only ever added');
+END;
+
+CREATE TRIGGER sms_disclosures_add_only BEFORE UPDATE ON sms_disclosures
+BEGIN
+    SELECT RAISE(ABORT, 'disclosures are only ever added');
+END;
+
+CREATE VIEW sms_state AS
+SELECT c.phone, c.action, c.at FROM sms_consents c
+WHERE c.id = (SELECT max(l.id) FROM sms_consents l WHERE l.phone = c.phone);
 
 -- Donations. The donation flow fills this table; staff only read and export it (no delete).
 CREATE TABLE donations (

@@ -33,19 +33,22 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     // other path falls through to the pages the server answers itself (no-script form
     // results, the blog's redirects, previews of unsaved posts, the admin app's shell), the
     // blog's uploaded images, then the static site and its HTML 404 pages.
-    let pages =
-        pages::form_problems::routes(state.form_problems.clone(), state.config.dist_dir.clone())
-            .or(pages::blog_pages::routes(
-                state.db.clone(),
-                state.config.dist_dir.clone(),
-            ))
-            .unify()
-            .or(pages::previews::routes(state.previews.clone()))
-            .unify()
-            .or(pages::admin_shell::routes(files.clone()))
-            .unify()
-            .or(pages::newsletter_links::routes(state.clone()))
-            .unify();
+    let pages = pages::form_problems::routes(
+        state.form_problems.clone(),
+        state.texts_consent.clone(),
+        state.config.dist_dir.clone(),
+    )
+    .or(pages::blog_pages::routes(
+        state.db.clone(),
+        state.config.dist_dir.clone(),
+    ))
+    .unify()
+    .or(pages::previews::routes(state.previews.clone()))
+    .unify()
+    .or(pages::admin_shell::routes(files.clone()))
+    .unify()
+    .or(pages::newsletter_links::routes(state.clone()))
+    .unify();
     let api = warp::path::full()
         .and(warp::path("api"))
         .and(routes::api(state).recover(http::error::recover).unify())

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use generator::config::SiteConfig;
+use generator::content::{Home, TextConsent};
 
 use crate::config::Config;
 use crate::domain::auth::Auth;
@@ -23,6 +24,9 @@ pub struct AppState {
     pub config: Arc<Config>,
     /// The party's settings from `content/site.yaml` (name, abbreviation, time zone…).
     pub site: Arc<SiteConfig>,
+    /// The words beside the box to agree to texts (`content/home.yaml`), recorded with
+    /// each grant and shown again on the no-script problem page.
+    pub texts_consent: Arc<TextConsent>,
     pub db: Db,
     /// The time every time-based rule reads (tests move it).
     pub clock: Arc<Clock>,
@@ -58,6 +62,7 @@ impl AppState {
         let site: SiteConfig = generator::content::read_yaml(&site_file)?;
         site.validate()
             .map_err(|e| anyhow::anyhow!("{}: {e}", site_file.display()))?;
+        let home: Home = generator::content::read_yaml(&config.content_dir.join("home.yaml"))?;
         let auth = Auth::from_config(&config).context("Failed to set up the admin sign-in")?;
         let donor_passes = DonorPasses::new(&crate::domain::auth::signing_secret(&config)?);
         let form_limiter = FormLimiter::per_minute(config.form_rate_limit);
@@ -105,6 +110,7 @@ impl AppState {
         Ok(AppState {
             config: Arc::new(config),
             site: Arc::new(site),
+            texts_consent: Arc::new(home.signup.texts),
             db,
             clock,
             auth: Arc::new(auth),

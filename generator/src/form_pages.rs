@@ -9,7 +9,8 @@
 //!
 //! Both use the texts and field rules of `forms`, so they say exactly what the islands say.
 
-use crate::forms::{Field, Form, HONEYPOT, Kind};
+use crate::content::TextConsent;
+use crate::forms::{Field, Form, HONEYPOT, Kind, TICKED};
 use crate::templates::attr;
 
 /// Replaced by the api with [`problem_html`] or [`expired_html`].
@@ -56,8 +57,9 @@ pub fn is_local_path(path: &str) -> bool {
 }
 
 /// The content of a problem page: the failure text as an alert, the form with the
-/// visitor's input, and a link back to where they were.
-pub fn problem_html(form: &Form, problem: &Problem) -> String {
+/// visitor's input, and a link back to where they were. `texts` is what a box to agree to
+/// texts says (the newsletter form's), as the island shows it.
+pub fn problem_html(form: &Form, problem: &Problem, texts: Option<&TextConsent>) -> String {
     let value_of = |name: &str| {
         problem
             .values
@@ -83,7 +85,15 @@ pub fn problem_html(form: &Form, problem: &Problem) -> String {
     ));
     for field in form.fields {
         let invalid = problem.field == Some(field.name);
-        html.push_str(&field_html(field, value_of(field.name), invalid));
+        let value = value_of(field.name);
+        html.push_str(&match field.kind {
+            Kind::Consent => consent_html(
+                field,
+                field.check(Some(value)) == Ok(Some(TICKED.into())),
+                texts,
+            ),
+            _ => field_html(field, value, invalid),
+        });
     }
     html.push_str(&format!(
         r#"<div class="honeypot" aria-hidden="true"><label for="problem-{HONEYPOT}">Leave this field empty</label><input id="problem-{HONEYPOT}" name="{HONEYPOT}" type="text" tabindex="-1" autocomplete="off"></div><button type="submit" class="btn btn-primary w-full text-base sm:w-auto">{}</button></form>"#,
@@ -106,6 +116,21 @@ fn back_link(href: &str, label: &str) -> String {
         r#"<p class="mt-8"><a href="{}" class="font-semibold text-navy underline decoration-crimson/60 underline-offset-4 hover:text-crimson">{}</a></p>"#,
         attr(href),
         attr(label)
+    )
+}
+
+/// A box to agree to something, ticked again only if the visitor had ticked it, like the
+/// NewsletterForm island's.
+fn consent_html(field: &Field, ticked: bool, texts: Option<&TextConsent>) -> String {
+    let id = format!("problem-{}", field.name);
+    let (label, disclosure) = texts.map_or((field.label.to_owned(), String::new()), |t| {
+        (t.label.clone(), t.disclosure_html())
+    });
+    format!(
+        r#"<div class="flex items-start gap-3"><input id="{id}" name="{}" type="checkbox" value="{TICKED}" class="consent-box" aria-describedby="{id}-disclosure"{}><div><label for="{id}" class="text-sm font-semibold text-ink">{} <span class="font-normal text-slate-600">(optional)</span></label><div id="{id}-disclosure" class="consent-text">{disclosure}</div></div></div>"#,
+        field.name,
+        if ticked { " checked" } else { "" },
+        attr(&label),
     )
 }
 
@@ -201,6 +226,7 @@ mod tests {
                 &[("email", "jo@example.org"), ("zipCode", "1234")],
                 Some("zipCode"),
             ),
+            None,
         );
         assert!(html.contains(r#"role="alert""#));
         assert!(html.contains("Signup Failed") && html.contains("Please enter a valid ZIP code"));
@@ -217,6 +243,7 @@ mod tests {
         let html = problem_html(
             &VOLUNTEER,
             &problem(&[("interests", "Phones\nand doors")], None),
+            None,
         );
         assert!(html.contains(">Phones\nand doors</textarea>"));
         assert!(html.contains(r#"rows="3""#) && html.contains("For example: canvassing"));
@@ -224,7 +251,7 @@ mod tests {
             r#"Areas of interest<span class="font-normal text-slate-600"> (optional)</span>"#
         ));
         assert!(!html.contains("aria-invalid"), "no field is blamed");
-        let contact = problem_html(&CONTACT, &problem(&[], None));
+        let contact = problem_html(&CONTACT, &problem(&[], None), None);
         assert!(
             contact.contains(">Send Message</button>")
                 && contact.contains("Failed to send message")
@@ -242,12 +269,32 @@ mod tests {
                 ],
                 None,
             ),
+            None,
         );
         assert!(
             !html.contains("<script>") && !html.contains("<b>x"),
             "{html}"
         );
         assert!(html.contains("&quot;&gt;&lt;script&gt;") && html.contains("&lt;/textarea&gt;"));
+    }
+
+    #[test]
+    fn the_texts_box_is_ticked_again_only_if_the_visitor_ticked_it() {
+        let texts = TextConsent {
+            label: "Text me updates from the <Party>".into(),
+            disclosure: "Reply STOP to end. See our [privacy policy](/privacy-policy).".into(),
+        };
+        let refused = |values: &[(&str, &str)]| {
+            problem_html(&NEWSLETTER, &problem(values, Some("phone")), Some(&texts))
+        };
+        let ticked = refused(&[("email", "jo@example.org"), ("smsConsent", "yes")]);
+        assert!(ticked.contains(r#"name="smsConsent" type="checkbox" value="yes" class="consent-box" aria-describedby="problem-smsConsent-disclosure" checked>"#), "{ticked}");
+        assert!(ticked.contains("Text me updates from the &lt;Party&gt;"));
+        assert!(ticked.contains(r#"<a href="/privacy-policy">privacy policy</a>"#));
+        let unticked = refused(&[("email", "jo@example.org")]);
+        assert!(unticked.contains(r#"type="checkbox""#) && !unticked.contains(" checked"));
+        let hostile = refused(&[("smsConsent", r#""><script>"#)]);
+        assert!(!hostile.contains("<script>") && !hostile.contains(" checked"));
     }
 
     #[test]
@@ -261,7 +308,7 @@ mod tests {
         ] {
             let mut p = problem(&[], None);
             p.back = bad.into();
-            let html = problem_html(&CONTACT, &p);
+            let html = problem_html(&CONTACT, &p, None);
             assert!(html.contains(r#"<a href="/contact""#), "{bad}: {html}");
         }
         assert!(is_local_path("/take-action"));

@@ -19,7 +19,13 @@ pub enum Kind {
     Phone,
     /// A US ZIP code: five digits, optionally followed by four more.
     Zip,
+    /// A box the visitor ticks to agree to something; never ticked for them. In JSON it is
+    /// `true` (or absent, `false`, `null`); an HTML form sends its value, `yes`.
+    Consent,
 }
+
+/// What a ticked [`Kind::Consent`] box reads as in [`Values`].
+pub const TICKED: &str = "yes";
 
 /// One field of a form.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -45,6 +51,10 @@ pub struct Field {
     /// Height of a long-text field, in lines.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rows: Option<u8>,
+    /// A field that must be filled in when this one is (a ticked box that needs a number to
+    /// text), and what the visitor is told when it is not.
+    #[serde(skip)]
+    pub needs: Option<(&'static str, &'static str)>,
 }
 
 impl Field {
@@ -65,6 +75,7 @@ impl Field {
             autocomplete: None,
             hint: None,
             rows: None,
+            needs: None,
         }
     }
 }
@@ -123,18 +134,29 @@ const ZIP: Field = Field {
     autocomplete: Some("postal-code"),
     ..Field::new("zipCode", "ZIP code", Kind::Zip, ZIP_MAX)
 };
+/// The separate, never pre-ticked agreement to texts (TCPA): its label and the disclosure
+/// beside it are content (`content/home.yaml`, `signup.texts`); this is its rule.
+const SMS_CONSENT: Field = Field {
+    required: false,
+    needs: Some((
+        "phone",
+        "Please enter your phone number to get text updates.",
+    )),
+    ..Field::new("smsConsent", "Text updates", Kind::Consent, TICKED.len())
+};
 const NAME: Field = Field {
     autocomplete: Some("name"),
     ..Field::new("name", "Name", Kind::Text, 100)
 };
 
-/// Home page and /join: `{email, phone, zipCode}`.
+/// Home page and /join: `{email, phone, zipCode}`, and `smsConsent: true` when the visitor
+/// ticked the box to get texts.
 pub const NEWSLETTER: Form = Form {
     slug: "newsletter",
     action: "/api/newsletter-signup",
     home: "/",
     home_label: "the home page",
-    fields: &[EMAIL, PHONE, ZIP],
+    fields: &[EMAIL, PHONE, ZIP, SMS_CONSENT],
     texts: Texts {
         submit: "Join the Movement",
         pending: "Joining...",
@@ -270,14 +292,30 @@ impl Form {
                 field: Some(field.name),
                 message,
             };
-            let raw = match object.get(field.name) {
-                None | Some(serde_json::Value::Null) => None,
-                Some(serde_json::Value::String(s)) => Some(s.as_str()),
-                Some(_) => return Err(invalid(format!("{} must be text.", field.label))),
+            let raw = match (field.kind, object.get(field.name)) {
+                (_, None | Some(serde_json::Value::Null)) => None,
+                (Kind::Consent, Some(serde_json::Value::Bool(ticked))) => ticked.then_some(TICKED),
+                (_, Some(serde_json::Value::String(s))) => Some(s.as_str()),
+                (Kind::Consent, Some(_)) => {
+                    return Err(invalid(format!("{} must be true or false.", field.label)));
+                }
+                (_, Some(_)) => return Err(invalid(format!("{} must be text.", field.label))),
             };
             values.push((field.name, field.check(raw).map_err(invalid)?));
         }
-        Ok(Values(values))
+        let values = Values(values);
+        for field in self.fields {
+            if let Some((needed, message)) = field.needs
+                && values.get(field.name).is_some()
+                && values.get(needed).is_none()
+            {
+                return Err(Invalid {
+                    field: Some(self.field(needed).name),
+                    message: message.to_owned(),
+                });
+            }
+        }
+        Ok(values)
     }
 
     /// The rule for `name`; panics on a typo, which the tests catch.
@@ -299,6 +337,19 @@ impl Field {
                 Err(format!("{} is required.", self.label))
             } else {
                 Ok(None)
+            };
+        }
+        if self.kind == Kind::Consent {
+            // What an HTML checkbox or a hand-written request may say for "ticked".
+            return if ["yes", "on", "true"]
+                .iter()
+                .any(|t| value.eq_ignore_ascii_case(t))
+            {
+                Ok(Some(TICKED.to_owned()))
+            } else if value.eq_ignore_ascii_case("false") {
+                Ok(None)
+            } else {
+                Err(format!("{} must be true or false.", self.label))
             };
         }
         if value.chars().count() > self.max_length {
@@ -356,6 +407,21 @@ fn is_valid_phone(value: &str) -> bool {
         && value
             .chars()
             .all(|c| c.is_ascii_digit() || " +-().".contains(c) || c == 'x' || c == 'X')
+}
+
+/// A valid phone number in E.164 form (`+15551234567`), the one spelling consent records and
+/// opt-outs are matched on: an extension is dropped, and ten digits are a US number.
+pub fn e164(phone: &str) -> Option<String> {
+    let number = phone.split(['x', 'X']).next().unwrap_or("");
+    if !is_valid_phone(phone) {
+        return None;
+    }
+    let digits: String = number.chars().filter(char::is_ascii_digit).collect();
+    match digits.len() {
+        10 if !number.trim_start().starts_with('+') => Some(format!("+1{digits}")),
+        7..=15 => Some(format!("+{digits}")),
+        _ => None,
+    }
 }
 
 fn is_valid_zip(value: &str) -> bool {

@@ -399,9 +399,17 @@ pub struct FormProps {
     /// The field rules the server enforces.
     pub form: Form,
     pub honeypot: &'static str,
-    /// Consent text shown under the newsletter form.
+    /// The newsletter form's box to agree to texts.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub consent: Option<String>,
+    pub texts: Option<TextsProps>,
+}
+
+/// The texts box as the NewsletterForm island draws it.
+#[derive(Debug, Serialize)]
+pub struct TextsProps {
+    pub label: String,
+    /// The disclosure beside the box, as HTML from the party's own content.
+    pub disclosure: String,
 }
 
 impl FormProps {
@@ -410,13 +418,16 @@ impl FormProps {
             id_prefix,
             form,
             honeypot: forms::HONEYPOT,
-            consent: None,
+            texts: None,
         }
     }
 
     pub fn newsletter(id_prefix: &'static str, content: &Content) -> FormProps {
         FormProps {
-            consent: Some(content.home.signup.consent.clone()),
+            texts: Some(TextsProps {
+                label: content.home.signup.texts.label.clone(),
+                disclosure: content.home.signup.texts.disclosure_html(),
+            }),
             ..FormProps::new(id_prefix, forms::NEWSLETTER)
         }
     }

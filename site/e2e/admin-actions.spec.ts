@@ -286,3 +286,39 @@ test('Erase a person: a request to be forgotten, done from the dashboard', async
   // A completed gift is never erased.
   expect(db.query(`SELECT donor_name FROM donations WHERE id = ${ids.donationBig}`)).toEqual([{ donor_name: 'Beatriz Cole' }]);
 });
+
+test('Record text opt-out: a STOP heard by staff takes the number out of the exports', async ({ page, db }) => {
+  seedEverything(db);
+  // news@example.org ticked the box for texts when signing up.
+  db.exec(`INSERT OR IGNORE INTO sms_disclosures (version, label, disclosure, first_recorded_at)
+           VALUES ('e2e', 'Text me updates', 'Reply STOP to end.', '2026-01-01T00:00:00.000Z');
+           INSERT INTO sms_consents (phone, action, at, source, ip, disclosure_version)
+           VALUES ('+15550103000', 'granted', '2026-01-02T00:00:00.000Z', 'newsletter', '10.0.0.1', 'e2e');`);
+  await signIn(page);
+  await tab(page, 'Newsletter').click();
+  const card = panel(page).getByRole('listitem').filter({ hasText: 'news@example.org' });
+  await expect(card).toContainText('Texts: Consented');
+
+  await card.getByRole('button', { name: 'Record text opt-out for 555-010-3000' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Record a text opt-out' });
+  await expect(dialog).toContainText('555-010-3000 will be marked as opted out of texts and left out of every export');
+  const record = dialog.getByRole('button', { name: 'Record opt-out' });
+  await expect(record).toBeDisabled(); // until staff say how they were told
+  await dialog.getByLabel('How did they ask to stop?').selectOption({ label: 'Replied STOP to a text' });
+  await dialog.getByLabel('Note').fill('STOP reply reported by the texting service.');
+  await expectAccessible(page);
+  await record.click();
+  await expect(dialog).toBeHidden();
+  await expect(toastRegion(page).getByRole('listitem')).toContainText('Text opt-out recorded');
+  await expect(card).toContainText('Texts: Opted out');
+  await expect(card.getByRole('button', { name: /Record text opt-out/ })).toHaveCount(0);
+  expect(db.query(`SELECT action, method, note FROM sms_consents WHERE phone = '+15550103000' ORDER BY id DESC LIMIT 1`)).toEqual([
+    { action: 'revoked', method: 'text', note: 'STOP reply reported by the texting service.' },
+  ]);
+
+  // The export staff hand to a texting or calling tool no longer has the number.
+  const download = page.waitForEvent('download');
+  await panel(page).getByRole('button', { name: 'Export to CSV' }).click();
+  const records: Record<string, string>[] = parse(readFileSync(await (await download).path()), { columns: true, bom: true });
+  expect(records.find((r) => r.Email === 'news@example.org')).toMatchObject({ Phone: '', 'Text Consent': 'Opted out' });
+});

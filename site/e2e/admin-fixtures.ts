@@ -29,7 +29,8 @@ export class Db {
 
   reset(): void {
     this.exec(
-      'DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' + 'DELETE FROM donations; DELETE FROM blog_posts;',
+      'DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' +
+        'DELETE FROM donations; DELETE FROM blog_posts; DELETE FROM sms_consents;',
     );
   }
 }
@@ -132,6 +133,7 @@ export function seedEverything(db: Db) {
     newsletterFull: db.insert('newsletter_signups', {
       email: 'news@example.org',
       phone: '555-010-3000',
+      phone_e164: '+15550103000',
       zip_code: '60601',
       created_at: minutesAgo(5),
     }),

@@ -87,6 +87,11 @@ test.describe('newsletter signup on the home page', () => {
     await page.keyboard.press('Tab');
     await expect(page.getByLabel('ZIP code')).toBeFocused();
     await page.keyboard.type('10001');
+    // Then the box for texts, left unticked, and the privacy policy's link in its disclosure.
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('checkbox', { name: /Text me updates/ })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(page.locator('#signup').getByRole('link', { name: 'privacy policy' })).toBeFocused();
     // The honeypot is skipped: the next stop is the button.
     await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: 'Join the Movement' })).toBeFocused();
@@ -102,6 +107,52 @@ test.describe('newsletter signup on the home page', () => {
     await page.locator('input[name="website"]').fill('http://spam.example', { force: true });
     await page.getByRole('button', { name: 'Join the Movement' }).click();
     await expect(toastRegion(page).getByRole('listitem')).toContainText('Thank you for joining!');
+    expect(query(`SELECT id FROM newsletter_signups WHERE email = ${sql(email)}`)).toEqual([]);
+  });
+});
+
+test.describe('consent to texts', () => {
+  test('is its own unticked box beside the full disclosure, and ticking it is recorded', async ({ page, request }) => {
+    await page.goto('/');
+    const box = page.getByRole('checkbox', { name: 'Text me updates from the American Conscience Party (optional)' });
+    await expect(box).not.toBeChecked();
+    // Who sends, how often, the rates, STOP and HELP, and the privacy policy, read with the box.
+    await expect(box).toHaveAccessibleDescription(/from the American Conscience Party .* up to 8 messages a month\./);
+    await expect(box).toHaveAccessibleDescription(/Msg & data rates may apply\. Reply STOP to end, HELP for help\./);
+    const privacy = page.locator('#signup').getByRole('link', { name: 'privacy policy' });
+    expect((await request.get((await privacy.getAttribute('href'))!)).status()).toBe(200);
+
+    const email = uniqueEmail('texts');
+    await fill(page, email, '(555) 201-7788', '43215');
+    await box.check();
+    const sent = page.waitForRequest('**/api/newsletter-signup');
+    await page.getByRole('button', { name: 'Join the Movement' }).click();
+    expect((await sent).postDataJSON()).toEqual({ email, phone: '(555) 201-7788', zipCode: '43215', smsConsent: true });
+    await expect(toastRegion(page).getByRole('listitem')).toContainText('Thank you for joining!');
+    await expect(box).not.toBeChecked(); // the form is cleared for the next visitor
+
+    const [record] = query<{ action: string; source: string; ip: string; user_agent: string; label: string; disclosure: string }>(
+      `SELECT c.action, c.source, c.ip, c.user_agent, d.label, d.disclosure FROM sms_consents c
+       JOIN sms_disclosures d ON d.version = c.disclosure_version WHERE c.phone = '+15552017788' ORDER BY c.id DESC LIMIT 1`,
+    );
+    expect(record).toMatchObject({ action: 'granted', source: 'newsletter', ip: '127.0.0.1', label: 'Text me updates from the American Conscience Party' });
+    expect(record.user_agent).toContain('Chrome');
+    expect(record.disclosure).toContain('Reply STOP to end, HELP for help.');
+  });
+
+  test('a ticked box without a number is refused, and the form keeps what was entered', async ({ page, allowConsole }) => {
+    allowConsole(failedLoad(400));
+    await page.goto('/');
+    const email = uniqueEmail('texts-nophone');
+    await fill(page, email, '', '43215');
+    const box = page.getByRole('checkbox', { name: /Text me updates/ });
+    await box.check();
+    await page.getByRole('button', { name: 'Join the Movement' }).click();
+    const toast = toastRegion(page).getByRole('listitem');
+    await expect(toast).toContainText('Signup Failed');
+    await expect(toast).toContainText('Please enter your phone number to get text updates.');
+    await expect(box).toBeChecked();
+    await expect(page.getByLabel('Email')).toHaveValue(email);
     expect(query(`SELECT id FROM newsletter_signups WHERE email = ${sql(email)}`)).toEqual([]);
   });
 });

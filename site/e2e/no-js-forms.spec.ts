@@ -57,6 +57,30 @@ test.describe('forms without JavaScript', () => {
     await page.context().close();
   });
 
+  test('the box for texts works without JavaScript, and a refusal keeps it ticked', async ({ browser, baseURL }) => {
+    const page = await noScriptPage(browser, baseURL);
+    await page.goto('/join');
+    const email = uniqueEmail('nojs-texts');
+    const form = page.locator('#newsletter-signup form');
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('ZIP code').fill('43215');
+    await form.getByRole('checkbox', { name: /Text me updates/ }).check();
+    await form.getByRole('button', { name: 'Join the Movement' }).click();
+
+    await expect(page).toHaveURL(/\/forms\/newsletter\/problem\/[0-9a-f]{32}$/);
+    await expect(page.getByRole('alert')).toContainText('Please enter your phone number to get text updates.');
+    await expect(page.getByLabel('Phone')).toHaveAttribute('aria-invalid', 'true');
+    const box = page.getByRole('checkbox', { name: /Text me updates/ });
+    await expect(box).toBeChecked();
+    await expect(box).toHaveAccessibleDescription(/Reply STOP to end, HELP for help\./);
+
+    await page.getByLabel('Phone').fill('555.201.9911');
+    await page.getByRole('button', { name: 'Join the Movement' }).click();
+    await expect(page).toHaveURL(/\/forms\/newsletter\/thank-you$/);
+    expect(query(`SELECT action, source FROM sms_consents WHERE phone = '+15552019911'`)).toEqual([{ action: 'granted', source: 'newsletter' }]);
+    await page.context().close();
+  });
+
   test('a contact message is stored, and a refused one keeps every word', async ({ browser, baseURL }) => {
     const page = await noScriptPage(browser, baseURL);
     await page.goto('/contact');

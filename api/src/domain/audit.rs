@@ -25,6 +25,8 @@ pub enum Action {
     Erase,
     /// The server removed the details of unpaid gifts past their retention.
     Redact,
+    /// Staff recorded that a number said stop to texts.
+    OptOut,
 }
 
 impl Action {
@@ -40,6 +42,7 @@ impl Action {
             Action::Export => "export",
             Action::Erase => "erase",
             Action::Redact => "redact",
+            Action::OptOut => "opt_out",
         }
     }
 }

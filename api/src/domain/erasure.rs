@@ -48,6 +48,16 @@ pub fn erase(tx: &Connection, email: &str, now: Timestamp) -> rusqlite::Result<E
             [&email],
         )
     };
+    // Their numbers' consent records go with them: kept as evidence for as long as the party
+    // may text a number, and after erasure it may not.
+    let phones: Vec<String> = tx
+        .prepare(
+            "SELECT phone_e164 FROM volunteer_signups WHERE lower(email) = ?1 AND phone_e164 IS NOT NULL \
+             UNION SELECT phone_e164 FROM newsletter_signups WHERE lower(email) = ?1 AND phone_e164 IS NOT NULL",
+        )?
+        .query_map([&email], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    super::sms_consent::erase(tx, &phones)?;
     let contacts = delete("contact_messages")?;
     let volunteers = delete("volunteer_signups")?;
     let newsletters = delete("newsletter_signups")?;

@@ -1,5 +1,5 @@
 //! The rules, with no HTTP in them: staff sign-in, the audit log, donations and the card
-//! processor, donors' passes, erasure, exports, outgoing mail, blog rebuilds, uploads, and the one
+//! processor, donors' passes, erasure, consent to texts, exports, outgoing mail, blog rebuilds, uploads, and the one
 //! clock.
 
 pub mod audit;
@@ -12,4 +12,5 @@ pub mod export;
 pub mod mail;
 pub mod payments;
 pub mod rebuild;
+pub mod sms_consent;
 pub mod uploads;

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use generator::content::TextConsent;
 use generator::form_pages::{self, Problem};
 use generator::forms::{self, Form};
 use warp::filters::BoxedFilter;
@@ -67,7 +68,11 @@ impl FormProblems {
 }
 
 /// `GET /forms/{slug}/problem/{id}`, rendered into the shells the generator wrote in `dist`.
-pub fn routes(problems: Arc<FormProblems>, dist: PathBuf) -> BoxedFilter<(Response,)> {
+pub fn routes(
+    problems: Arc<FormProblems>,
+    texts: Arc<TextConsent>,
+    dist: PathBuf,
+) -> BoxedFilter<(Response,)> {
     warp::get()
         .and(warp::path!("forms" / String / "problem" / String))
         .and_then(move |slug: String, id: String| {
@@ -75,18 +80,18 @@ pub fn routes(problems: Arc<FormProblems>, dist: PathBuf) -> BoxedFilter<(Respon
                 .iter()
                 .find(|f| f.slug == slug)
                 .map(|form| (form, problems.find(form, &id)));
-            let dist = dist.clone();
+            let (dist, texts) = (dist.clone(), texts.clone());
             async move {
                 let Some((form, problem)) = problem else {
                     return Err(warp::reject::not_found());
                 };
-                Ok::<_, Rejection>(page(&dist, form, problem).await)
+                Ok::<_, Rejection>(page(&dist, &texts, form, problem).await)
             }
         })
         .boxed()
 }
 
-async fn page(dist: &Path, form: &Form, problem: Option<Problem>) -> Response {
+async fn page(dist: &Path, texts: &TextConsent, form: &Form, problem: Option<Problem>) -> Response {
     let shell_path = dist.join(form_pages::problem_shell(form));
     let shell = match tokio::fs::read_to_string(&shell_path).await {
         Ok(shell) => shell,
@@ -98,7 +103,10 @@ async fn page(dist: &Path, form: &Form, problem: Option<Problem>) -> Response {
         }
     };
     let (status, content) = match &problem {
-        Some(problem) => (StatusCode::OK, form_pages::problem_html(form, problem)),
+        Some(problem) => (
+            StatusCode::OK,
+            form_pages::problem_html(form, problem, Some(texts)),
+        ),
         None => (StatusCode::NOT_FOUND, form_pages::expired_html(form)),
     };
     HttpResponse::builder()

@@ -5,7 +5,7 @@ use rusqlite::params;
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
 
-use super::submission::form_route;
+use super::submission::{Submitter, form_route};
 use crate::domain::mail::staff_alert;
 use crate::http::error::ApiError;
 use crate::state::AppState;
@@ -16,7 +16,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 
 /// POST /api/contact `{name, email, subject, message}`. Staff are alerted by mail (when
 /// `STAFF_EMAIL` is set) in the same write; the sender gets nothing.
-async fn send(state: AppState, v: Values) -> Result<bool, ApiError> {
+async fn send(state: AppState, v: Values, _from: Submitter) -> Result<bool, ApiError> {
     let row = (
         v.required("name"),
         v.required("email"),

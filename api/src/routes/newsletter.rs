@@ -4,8 +4,9 @@ use generator::forms::{self, Values};
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
 
-use super::submission::form_route;
+use super::submission::{Submitter, form_route};
 use crate::domain::mail::newsletter;
+use crate::domain::sms_consent::{self, Grant};
 use crate::http::error::ApiError;
 use crate::state::AppState;
 
@@ -13,19 +14,42 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     form_route(forms::NEWSLETTER, state, signup)
 }
 
-/// POST /api/newsletter-signup `{email, phone, zipCode}`. A new e-mail is stored as pending
+/// POST /api/newsletter-signup `{email, phone, zipCode, smsConsent?}`. A ticked box to get
+/// texts records consent for the number given, with where it came from and the words shown,
+/// whether or not the address is new: a number agrees, not an address. A new e-mail is stored as pending
 /// and sent a link to confirm; a known one keeps its details (and, unless confirmed, gets
 /// a new link, at most three a day). Every signup is answered alike (status, body and,
 /// since each commits a write, time), so the form cannot tell a stranger whether someone
 /// subscribed, nor let one change a subscriber's phone or ZIP.
-async fn signup(state: AppState, values: Values) -> Result<bool, ApiError> {
+async fn signup(state: AppState, values: Values, from: Submitter) -> Result<bool, ApiError> {
     let email = values.required("email");
     let phone = values.get("phone").map(str::to_owned);
     let zip = values.required("zipCode");
-    let (mail, now) = (state.mail.clone(), state.clock.now());
+    let texts = values.get("smsConsent").is_some();
+    let (mail, words, now) = (
+        state.mail.clone(),
+        state.texts_consent.clone(),
+        state.clock.now(),
+    );
     state
         .db
-        .write(move |tx| newsletter::sign_up(&mail, tx, &email, phone.as_deref(), &zip, now))
+        .write(move |tx| {
+            newsletter::sign_up(&mail, tx, &email, phone.as_deref(), &zip, now)?;
+            if let (true, Some(phone)) = (texts, phone.as_deref()) {
+                sms_consent::grant(
+                    tx,
+                    &Grant {
+                        phone,
+                        form: forms::NEWSLETTER.slug,
+                        ip: from.ip,
+                        user_agent: from.user_agent.as_deref(),
+                        words: &words,
+                        at: now,
+                    },
+                )?;
+            }
+            Ok(())
+        })
         .await?;
     // Woken either way: whether a mail was queued must not show in the timing.
     state.mail.wake();

@@ -49,9 +49,18 @@ impl Encoding {
     }
 }
 
+/// Who sent a post, as far as the server can tell: kept only where the law wants evidence
+/// (a ticked box agreeing to texts).
+#[derive(Debug, Clone)]
+pub struct Submitter {
+    pub ip: IpAddr,
+    pub user_agent: Option<String>,
+}
+
 /// One form post, as the route reads it.
 struct Post {
     ip: IpAddr,
+    user_agent: Option<String>,
     encoding: Encoding,
     /// The page the visitor posted from, when it is on this site.
     back: Option<String>,
@@ -63,7 +72,7 @@ struct Post {
 /// honeypot is answered like anyone else but never reaches `store`.
 pub fn form_route<F, Fut>(form: Form, state: AppState, store: F) -> BoxedFilter<(Response,)>
 where
-    F: Fn(AppState, Values) -> Fut + Clone + Send + Sync + 'static,
+    F: Fn(AppState, Values, Submitter) -> Fut + Clone + Send + Sync + 'static,
     Fut: Future<Output = Result<bool, ApiError>> + Send + 'static,
 {
     let path = form
@@ -112,18 +121,21 @@ fn post(
     client_ip(trust_proxy.clone())
         .and(warp::header::optional::<String>("content-type"))
         .and(warp::header::optional::<String>("referer"))
+        .and(warp::header::optional::<String>("user-agent"))
         .and(request_host(trust_proxy.clone()))
         .and(limited_body(FORM_BODY_LIMIT))
         .and_then(
             |ip,
              content_type: Option<String>,
              referer: Option<String>,
+             user_agent: Option<String>,
              host: Option<String>,
              body| async move {
                 let encoding = Encoding::of(content_type.as_deref()).map_err(Rejection::from)?;
                 let back = back_path(referer.as_deref(), host.as_deref());
                 Ok::<_, Rejection>(Post {
                     ip,
+                    user_agent,
                     encoding,
                     back,
                     body,
@@ -180,7 +192,7 @@ async fn submit<F, Fut>(
     store: F,
 ) -> Result<bool, Refusal>
 where
-    F: Fn(AppState, Values) -> Fut,
+    F: Fn(AppState, Values, Submitter) -> Fut,
     Fut: Future<Output = Result<bool, ApiError>>,
 {
     let bytes = post.body.map_err(Refusal::new)?;
@@ -234,7 +246,11 @@ where
         tracing::info!(ip = %post.ip, form = form.slug, "honeypot filled; not stored");
         return Ok(true);
     }
-    store(state.clone(), checked)
+    let submitter = Submitter {
+        ip: post.ip,
+        user_agent: post.user_agent,
+    };
+    store(state.clone(), checked, submitter)
         .await
         .map_err(|error| refuse(error, None))
 }

@@ -5,7 +5,7 @@ use rusqlite::params;
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
 
-use super::submission::form_route;
+use super::submission::{Submitter, form_route};
 use crate::domain::mail::staff_alert;
 use crate::http::error::ApiError;
 use crate::state::AppState;
@@ -17,7 +17,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 /// POST /api/volunteer `{name, email, phone, zipCode, interests}`. Every signup is kept,
 /// repeats included: staff see each time someone offered help and what they offered. Staff
 /// are alerted by mail in the same write (when `STAFF_EMAIL` is set).
-async fn sign_up(state: AppState, v: Values) -> Result<bool, ApiError> {
+async fn sign_up(state: AppState, v: Values, _from: Submitter) -> Result<bool, ApiError> {
     let (name, email, zip) = (
         v.required("name"),
         v.required("email"),
@@ -32,9 +32,9 @@ async fn sign_up(state: AppState, v: Values) -> Result<bool, ApiError> {
         .db
         .write(move |tx| {
             let id: i64 = tx.query_row(
-                "INSERT INTO volunteer_signups (name, email, phone, zip_code, interests) \
-                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
-                params![name, email, phone, zip, interests],
+                "INSERT INTO volunteer_signups (name, email, phone, zip_code, interests, phone_e164) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+                params![name, email, phone, zip, interests, phone.as_deref().and_then(forms::e164)],
                 |r| r.get(0),
             )?;
             let volunteer = staff_alert::Volunteer {

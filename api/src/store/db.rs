@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use rusqlite::{Connection, OpenFlags, Savepoint, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags, Savepoint, TransactionBehavior, params};
 use tokio::sync::oneshot;
 
 use crate::http::error::ApiError;
@@ -131,6 +131,30 @@ pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)
 }
 
+/// Fills in `phone_e164` (what consent to texts is matched on, see `domain/sms_consent.rs`)
+/// for rows stored before it existed. Cheap when there are none.
+fn fill_phone_numbers(conn: &Connection) -> rusqlite::Result<usize> {
+    let mut filled = 0;
+    for table in ["newsletter_signups", "volunteer_signups"] {
+        // Table names are the two constants above.
+        let rows: Vec<(i64, String)> = conn
+            .prepare(&format!(
+                "SELECT id, phone FROM {table} WHERE phone IS NOT NULL AND phone_e164 IS NULL"
+            ))?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        for (id, phone) in rows {
+            if let Some(e164) = generator::forms::e164(&phone) {
+                filled += conn.execute(
+                    &format!("UPDATE {table} SET phone_e164 = ?2 WHERE id = ?1"),
+                    params![id, e164],
+                )?;
+            }
+        }
+    }
+    Ok(filled)
+}
+
 impl Db {
     /// Opens (creating if needed) and migrates the database at `path`.
     pub fn open(path: &Path) -> anyhow::Result<Db> {
@@ -166,6 +190,7 @@ impl Db {
         embedded::migrations::runner()
             .run(&mut conn)
             .context("Failed to migrate the database")?;
+        fill_phone_numbers(&conn).context("Failed to fill in phone numbers' E.164 form")?;
         let (jobs, queue) = mpsc::channel();
         std::thread::Builder::new()
             .name("db-writer".into())

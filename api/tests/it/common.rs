@@ -246,6 +246,7 @@ pub const ADMIN_ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/admin/donations"),
     ("GET", "/api/admin/donations/export"),
     ("POST", "/api/admin/erase"),
+    ("POST", "/api/admin/sms-opt-outs"),
     ("GET", "/api/admin/mail"),
     ("GET", "/api/admin/blogs"),
     ("GET", "/api/admin/blogs/export"),

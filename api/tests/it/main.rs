@@ -17,4 +17,5 @@ mod newsletter;
 mod openapi;
 mod real_server;
 mod security;
+mod sms_consent;
 mod static_files;

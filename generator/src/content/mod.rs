@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::SiteConfig;
 pub use articles::{Article, Faq, Join, Movement, Privacy, WhyThirdParty};
 pub use blog::{BlogNotFound, BlogPage, FeaturedCard};
-pub use home::{Card, Home};
+pub use home::{Card, Home, TextConsent};
 pub use pages::{
     ContactPage, CorePolicy, DonateForm, DonatePage, Issue, IssuesPage, LeadershipPage, LinkCard,
     NotFoundPage, OPPORTUNITY_ICONS, Opportunity, OpportunityType, Priority, Section,

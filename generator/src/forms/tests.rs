@@ -144,3 +144,73 @@ fn the_honeypot_catches_only_filled_values() {
 fn volunteer_zip_is_at_most_ten_characters() {
     assert_eq!(VOLUNTEER.field("zipCode").max_length, 10);
 }
+
+#[test]
+fn the_text_box_is_ticked_only_by_the_visitor_and_needs_a_number() {
+    let parse = |body: serde_json::Value| NEWSLETTER.parse(&body);
+    let base = |consent: serde_json::Value| serde_json::json!({"email": "a@b.org", "phone": "555-123-4567", "zipCode": "12345", "smsConsent": consent});
+    // The spec's payload, with no box at all, is a signup without consent.
+    let plain =
+        parse(serde_json::json!({"email": "a@b.org", "phone": "555-123-4567", "zipCode": "12345"}));
+    assert_eq!(plain.unwrap().get("smsConsent"), None);
+    for ticked in [
+        serde_json::json!(true),
+        serde_json::json!("yes"),
+        serde_json::json!("on"),
+        serde_json::json!("TRUE"),
+    ] {
+        assert_eq!(
+            parse(base(ticked.clone())).unwrap().get("smsConsent"),
+            Some(TICKED),
+            "{ticked}"
+        );
+    }
+    for unticked in [
+        serde_json::json!(false),
+        serde_json::json!(null),
+        serde_json::json!(""),
+        serde_json::json!("false"),
+    ] {
+        assert_eq!(
+            parse(base(unticked.clone())).unwrap().get("smsConsent"),
+            None,
+            "{unticked}"
+        );
+    }
+    for wrong in [
+        serde_json::json!(1),
+        serde_json::json!("maybe"),
+        serde_json::json!(["yes"]),
+        serde_json::json!({"a": 1}),
+    ] {
+        let refused = parse(base(wrong.clone())).unwrap_err();
+        assert_eq!(
+            refused.message, "Text updates must be true or false.",
+            "{wrong}"
+        );
+        assert_eq!(refused.field, Some("smsConsent"));
+    }
+    let no_number =
+        parse(serde_json::json!({"email": "a@b.org", "zipCode": "12345", "smsConsent": true}))
+            .unwrap_err();
+    assert_eq!(no_number.field, Some("phone"));
+    assert_eq!(
+        no_number.message,
+        "Please enter your phone number to get text updates."
+    );
+}
+
+#[test]
+fn phone_numbers_have_one_spelling_for_consent() {
+    for (given, expected) in [
+        ("(555) 123-4567", Some("+15551234567")),
+        ("555.123.4567 x89", Some("+15551234567")),
+        ("+1 555 123 4567", Some("+15551234567")),
+        ("1-555-123-4567", Some("+15551234567")),
+        ("+44 20 7946 0958", Some("+442079460958")),
+        ("12", None),
+        ("call me", None),
+    ] {
+        assert_eq!(e164(given).as_deref(), expected, "{given}");
+    }
+}

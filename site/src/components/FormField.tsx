@@ -1,11 +1,9 @@
-import type { FieldRule } from '../lib/forms';
+import { type FieldRule, inputTypes } from '../lib/forms';
 
 interface Props {
   rule: FieldRule;
   id: string;
 }
-
-const inputTypes = { text: 'text', longText: 'text', email: 'email', phone: 'tel', zip: 'text' } as const;
 
 /** A field's visible label: its text, and an asterisk (hidden from screen readers, which
  * hear the field's own required state) or "(optional)". */

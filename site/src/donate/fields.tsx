@@ -3,7 +3,7 @@
 // limit.
 import { type ReactNode, useMemo } from 'react';
 import { FieldLabel } from '../components/FormField';
-import type { FieldRule } from '../lib/forms';
+import { type FieldRule, inputTypes } from '../lib/forms';
 import { type Allowance, type DonateRules, formatDollars } from './rules';
 import type { AllowanceState } from './useAllowance';
 
@@ -27,8 +27,6 @@ export interface FieldProps {
   extraDescribedBy?: string;
   children?: ReactNode;
 }
-
-const inputTypes = { text: 'text', longText: 'text', email: 'email', phone: 'tel', zip: 'text' } as const;
 
 export function DonorField({ rule, id, value, onChange, invalid, error, choices, extraDescribedBy, children }: FieldProps) {
   const describedBy = [rule.hint && `${id}-hint`, extraDescribedBy, error && `${id}-error`].filter(Boolean).join(' ') || undefined;

@@ -40,4 +40,15 @@ describe('requestBody', () => {
     const body = requestBody(formData({ email: 'a@b.org', extra: 'x' }), newsletter, 'website');
     expect(body).toEqual({ email: 'a@b.org', phone: '', zipCode: '' });
   });
+
+  it('sends a ticked box as true and leaves an unticked one out, so the spec payload stays as it is', () => {
+    const withBox: FormRules = {
+      ...newsletter,
+      fields: [...newsletter.fields, { name: 'smsConsent', label: 'Text updates', kind: 'consent', required: false, maxLength: 3 }],
+    };
+    const ticked = requestBody(formData({ email: 'a@b.org', phone: '5551234567', zipCode: '20001', smsConsent: 'yes' }), withBox, 'website');
+    expect(ticked).toEqual({ email: 'a@b.org', phone: '5551234567', zipCode: '20001', smsConsent: true });
+    const unticked = requestBody(formData({ email: 'a@b.org', phone: '5551234567', zipCode: '20001' }), withBox, 'website');
+    expect(Object.keys(unticked)).toEqual(['email', 'phone', 'zipCode']);
+  });
 });

@@ -8,7 +8,7 @@ import { toast } from './toast';
 export interface FieldRule {
   name: string;
   label: string;
-  kind: 'text' | 'longText' | 'email' | 'phone' | 'zip';
+  kind: 'text' | 'longText' | 'email' | 'phone' | 'zip' | 'consent';
   required: boolean;
   maxLength: number;
   pattern?: string;
@@ -16,6 +16,10 @@ export interface FieldRule {
   hint?: string;
   rows?: number;
 }
+
+/** The `type` of the input for each kind of field. A consent box is drawn by its form
+ *  (NewsletterForm's TextsBox) with its disclosure beside it. */
+export const inputTypes = { text: 'text', longText: 'text', email: 'email', phone: 'tel', zip: 'text', consent: 'checkbox' } as const;
 
 /** The spec's texts for a form's states (generator/src/forms.rs `Texts`). */
 export interface FormTexts {
@@ -40,12 +44,18 @@ export function rule(form: FormRules, name: string): FieldRule {
 }
 
 /** The JSON body for a form: exactly its rule fields, in order, so the API sees the payload
- *  the spec names. The honeypot goes along only when something filled it in. */
-export function requestBody(data: FormData, form: FormRules, honeypot: string): Record<string, string> {
-  const body: Record<string, string> = {};
+ *  the spec names. A ticked box is `true` and an unticked one is left out, so a visitor who
+ *  agrees to nothing sends the spec's payload alone. The honeypot goes along only when
+ *  something filled it in. */
+export function requestBody(data: FormData, form: FormRules, honeypot: string): Record<string, string | boolean> {
+  const body: Record<string, string | boolean> = {};
   for (const field of form.fields) {
     const value = data.get(field.name);
-    body[field.name] = typeof value === 'string' ? value : '';
+    if (field.kind === 'consent') {
+      if (value !== null) body[field.name] = true;
+    } else {
+      body[field.name] = typeof value === 'string' ? value : '';
+    }
   }
   const trap = data.get(honeypot);
   if (typeof trap === 'string' && trap !== '') body[honeypot] = trap;

@@ -51,9 +51,9 @@ pub fn sign_up(
         }
         None => {
             let id: i64 = conn.query_row(
-                "INSERT INTO newsletter_signups (email, phone, zip_code, status) \
-                 VALUES (?1, ?2, ?3, 'pending') RETURNING id",
-                params![email, phone, zip],
+                "INSERT INTO newsletter_signups (email, phone, zip_code, status, phone_e164) \
+                 VALUES (?1, ?2, ?3, 'pending', ?4) RETURNING id",
+                params![email, phone, zip, phone.and_then(generator::forms::e164)],
                 |r| r.get(0),
             )?;
             send_confirmation(mail, conn, id, email, (None, 0), now)?;

@@ -9,6 +9,7 @@ mod editor_rules;
 mod erasure;
 mod mail;
 mod session;
+mod sms_opt_outs;
 mod submissions;
 
 use serde::Serialize;
@@ -36,6 +37,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .or(erasure::routes(state.clone()))
         .unify()
         .or(mail::routes(state.clone()))
+        .unify()
+        .or(sms_opt_outs::routes(state.clone()))
         .unify()
         .or(blogs::routes(state))
         .unify();

@@ -19,6 +19,8 @@ use crate::state::AppState;
 /// One stored field: its column, its key on the wire, its heading in the export.
 struct Column {
     sql: &'static str,
+    /// What the export reads instead of `sql`, when it differs.
+    exported: Option<&'static str>,
     key: &'static str,
     heading: &'static str,
     /// A UTC time: shown in the party's time zone in exports.
@@ -28,6 +30,7 @@ struct Column {
 const fn text(sql: &'static str, key: &'static str, heading: &'static str) -> Column {
     Column {
         sql,
+        exported: None,
         key,
         heading,
         time: false,
@@ -36,12 +39,20 @@ const fn text(sql: &'static str, key: &'static str, heading: &'static str) -> Co
 
 const fn time(sql: &'static str, key: &'static str, heading: &'static str) -> Column {
     Column {
-        sql,
-        key,
-        heading,
         time: true,
+        ..text(sql, key, heading)
     }
 }
+
+/// The phone number: staff see it, but a number that said stop to texts leaves the
+/// exports (which feed texting and calling tools) at once.
+const PHONE: Column = Column {
+    exported: Some(
+        "CASE WHEN (SELECT s.action FROM sms_state s WHERE s.phone = phone_e164) = 'revoked' \
+         THEN NULL ELSE phone END",
+    ),
+    ..text("phone", "phone", "Phone")
+};
 
 /// A kind of submission.
 struct Kind {
@@ -78,7 +89,7 @@ const KINDS: [Kind; 3] = [
         columns: &[
             text("name", "name", "Name"),
             text("email", "email", "Email"),
-            text("phone", "phone", "Phone"),
+            PHONE,
             text("zip_code", "zipCode", "ZIP Code"),
             text("interests", "interests", "Areas of Interest"),
             time("created_at", "createdAt", "Date"),
@@ -91,7 +102,7 @@ const KINDS: [Kind; 3] = [
         target: "newsletter",
         columns: &[
             text("email", "email", "Email"),
-            text("phone", "phone", "Phone"),
+            PHONE,
             text("zip_code", "zipCode", "ZIP Code"),
             time("created_at", "createdAt", "Date"),
             time("updated_at", "updatedAt", "Updated"),
@@ -103,6 +114,19 @@ const KINDS: [Kind; 3] = [
             ),
             time("confirmed_at", "confirmedAt", "Confirmed At"),
             time("unsubscribed_at", "unsubscribedAt", "Unsubscribed At"),
+            // Texts: only a ticked box is consent; a number given without it is for contact.
+            text(
+                "CASE WHEN phone_e164 IS NULL THEN NULL ELSE coalesce((SELECT CASE s.action \
+                 WHEN 'granted' THEN 'Consented' ELSE 'Opted out' END FROM sms_state s \
+                 WHERE s.phone = phone_e164), 'No consent') END",
+                "texts",
+                "Text Consent",
+            ),
+            time(
+                "(SELECT s.at FROM sms_state s WHERE s.phone = phone_e164)",
+                "textsChangedAt",
+                "Text Consent Changed At",
+            ),
         ],
     },
 ];
@@ -146,12 +170,18 @@ fn kind_routes(kind: &'static Kind, state: AppState) -> BoxedFilter<(Response,)>
     list.or(export).unify().or(delete).unify().boxed()
 }
 
-/// Every row, newest first, as `(id, values in column order)`.
+/// Every row, newest first, as `(id, values in column order)`; `exported` reads what the
+/// export shows.
 async fn rows(
     state: &AppState,
     kind: &'static Kind,
+    exported: bool,
 ) -> Result<Vec<(i64, Vec<Option<String>>)>, ApiError> {
-    let columns: Vec<&str> = kind.columns.iter().map(|c| c.sql).collect();
+    let columns: Vec<&str> = kind
+        .columns
+        .iter()
+        .map(|c| c.exported.filter(|_| exported).unwrap_or(c.sql))
+        .collect();
     // Table and column names are constants above; nothing here comes from the request.
     let sql = format!(
         "SELECT id, {} FROM {} ORDER BY created_at DESC, id DESC",
@@ -181,7 +211,7 @@ async fn rows(
 
 /// GET /api/admin/{contacts|volunteers|newsletters}: every row, newest first.
 async fn list(state: AppState, kind: &'static Kind, admin: Admin) -> Result<Response, Rejection> {
-    let rows = rows(&state, kind).await?;
+    let rows = rows(&state, kind, false).await?;
     audit::record_access(&state.db, Action::View, kind.path, admin.ip).await?;
     let items: Vec<Value> = rows
         .into_iter()
@@ -200,7 +230,7 @@ async fn list(state: AppState, kind: &'static Kind, admin: Admin) -> Result<Resp
 /// GET /api/admin/{contacts|volunteers|newsletters}/export: the same rows as CSV.
 async fn export(state: AppState, kind: &'static Kind, admin: Admin) -> Result<Response, Rejection> {
     let site = state.site.clone();
-    let found = rows(&state, kind).await?;
+    let found = rows(&state, kind, true).await?;
     audit::record_access(&state.db, Action::Export, kind.path, admin.ip).await?;
     let rows = found
         .into_iter()

@@ -134,7 +134,9 @@ async fn exports_carry_every_field_of_every_row_and_no_formulas() {
             "Updated",
             "Status",
             "Confirmed At",
-            "Unsubscribed At"
+            "Unsubscribed At",
+            "Text Consent",
+            "Text Consent Changed At"
         ]
     );
     assert_eq!(
@@ -147,6 +149,8 @@ async fn exports_carry_every_field_of_every_row_and_no_formulas() {
             "2025-06-01 07:00",
             "2025-06-02 07:00",
             "Pending",
+            "",
+            "",
             "",
             "",
         ]

@@ -29,6 +29,8 @@ export interface SubmissionList<T extends { id: number }> {
   details: (item: T) => ReactNode;
   /** The Delete button's accessible name, and the question the dialog asks. */
   deletion: (item: T) => { label: string; title: string; description: string };
+  /** Actions beside Delete, where a list has them. */
+  actions?: (item: T) => ReactNode;
 }
 
 export function SubmissionsTab<T extends { id: number }>({ list }: { list: SubmissionList<T> }) {
@@ -77,15 +79,18 @@ function SubmissionCard<T extends { id: number }>({ list, item, pending, onDelet
         </>
       }
       actions={
-        <ConfirmDialog
-          trigger="Delete"
-          triggerLabel={deletion.label}
-          title={deletion.title}
-          description={deletion.description}
-          confirm="Delete"
-          onConfirm={onDelete}
-          disabled={pending}
-        />
+        <div className="flex flex-wrap gap-2">
+          {list.actions?.(item)}
+          <ConfirmDialog
+            trigger="Delete"
+            triggerLabel={deletion.label}
+            title={deletion.title}
+            description={deletion.description}
+            confirm="Delete"
+            onConfirm={onDelete}
+            disabled={pending}
+          />
+        </div>
       }
     >
       {list.details(item)}

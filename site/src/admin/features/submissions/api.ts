@@ -57,6 +57,9 @@ export interface NewsletterSignup {
   status: 'Pending' | 'Confirmed' | 'Unsubscribed';
   confirmedAt: string | null;
   unsubscribedAt: string | null;
+  /** Texts to the signup's number: only a ticked box is consent. Null without a number. */
+  texts: 'Consented' | 'No consent' | 'Opted out' | null;
+  textsChangedAt: string | null;
 }
 
 export const newsletters = listResource<NewsletterSignup>('newsletters', 'Failed to fetch newsletters');

@@ -4,6 +4,7 @@ import { Detail } from '../../components/Card';
 import { RelativeTime } from '../../components/RelativeTime';
 import { type Contact, type NewsletterSignup, type Volunteer, contacts, newsletters, volunteers } from './api';
 import type { SubmissionList } from './SubmissionsTab';
+import { TextOptOut } from './TextOptOut';
 
 function Email({ address }: { address: string }) {
   return (
@@ -74,6 +75,17 @@ export const newsletterList: SubmissionList<NewsletterSignup> = {
   details: (n) => (
     <>
       {n.phone && <Detail label="Phone">{n.phone}</Detail>}
+      {n.texts && (
+        <Detail label="Texts">
+          {n.texts}
+          {n.textsChangedAt && (
+            <>
+              {' '}
+              <RelativeTime iso={n.textsChangedAt} />
+            </>
+          )}
+        </Detail>
+      )}
       <p>ZIP: {n.zipCode}</p>
       {n.confirmedAt && (
         <Detail label="Confirmed">
@@ -92,4 +104,5 @@ export const newsletterList: SubmissionList<NewsletterSignup> = {
     title: 'Delete newsletter signup?',
     description: `The newsletter signup of ${n.email} will be deleted. This cannot be undone.`,
   }),
+  actions: (n) => n.phone && n.texts !== 'Opted out' && <TextOptOut phone={n.phone} />,
 };
