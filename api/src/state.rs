@@ -51,7 +51,25 @@ pub struct AppState {
     pub security_headers: Arc<crate::http::security_headers::SecurityHeaders>,
 }
 
+/// What a handler that records something and may queue mail about it needs: the database,
+/// the time, and the mail, which it queues in the same write.
+#[derive(Clone)]
+pub struct Desk {
+    pub db: Db,
+    pub clock: Arc<Clock>,
+    pub mail: Arc<Mail>,
+}
+
 impl AppState {
+    /// The [`Desk`] view of the state.
+    pub fn desk(&self) -> Desk {
+        Desk {
+            db: self.db.clone(),
+            clock: self.clock.clone(),
+            mail: self.mail.clone(),
+        }
+    }
+
     /// Reads the party's settings and sets up sign-in; fails with a message saying what
     /// to fix.
     pub fn new(config: Config, db: Db) -> anyhow::Result<AppState> {

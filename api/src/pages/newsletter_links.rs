@@ -13,16 +13,18 @@ use warp::filters::BoxedFilter;
 use warp::http::{HeaderValue, StatusCode, header};
 use warp::reply::Response;
 
+use crate::domain::mail::Mail;
 use crate::domain::mail::message::escape;
 use crate::domain::mail::newsletter;
 use crate::domain::mail::tokens::Confirm;
 use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::state::{AppState, Desk};
 
 /// A token is an id, an expiry and 32 hex digits; anything much longer is not one.
 const MAX_TOKEN: usize = 100;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let state = state.desk();
     let confirm_page = warp::path!("newsletter" / "confirm" / String)
         .and(warp::get())
         .then({
@@ -55,7 +57,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 }
 
 /// GET /newsletter/confirm/{token}
-async fn show_confirm(state: AppState, token: String) -> Response {
+async fn show_confirm(state: Desk, token: String) -> Response {
     let (mail, now) = (state.mail.clone(), state.clock.now());
     let checked = if token.len() > MAX_TOKEN {
         Ok(Confirm::Invalid)
@@ -73,19 +75,19 @@ async fn show_confirm(state: AppState, token: String) -> Response {
                 .mail
                 .fill(&state.mail.texts.newsletter.consent_text, &[]);
             page(
-                &state,
+                &state.mail,
                 StatusCode::OK,
                 &p.confirm_title,
                 &[&p.confirm_intro, &consent],
                 Some((&format!("/newsletter/confirm/{token}"), &p.confirm_button)),
             )
         }
-        other => link_problem(&state, other.map(|c| c == Confirm::Expired)),
+        other => link_problem(&state.mail, other.map(|c| c == Confirm::Expired)),
     }
 }
 
 /// POST /newsletter/confirm/{token}
-async fn confirm(state: AppState, token: String) -> Response {
+async fn confirm(state: Desk, token: String) -> Response {
     let (mail, now) = (state.mail.clone(), state.clock.now());
     let done = if token.len() > MAX_TOKEN {
         Ok(Confirm::Invalid)
@@ -100,19 +102,19 @@ async fn confirm(state: AppState, token: String) -> Response {
         Ok(Confirm::Valid) => {
             state.mail.wake();
             page(
-                &state,
+                &state.mail,
                 StatusCode::OK,
                 &p.confirmed_title,
                 &[&p.confirmed_text],
                 None,
             )
         }
-        other => link_problem(&state, other.map(|c| c == Confirm::Expired)),
+        other => link_problem(&state.mail, other.map(|c| c == Confirm::Expired)),
     }
 }
 
 /// GET /newsletter/unsubscribe/{token}
-async fn show_unsubscribe(state: AppState, token: String) -> Response {
+async fn show_unsubscribe(state: Desk, token: String) -> Response {
     let mail = state.mail.clone();
     let good = if token.len() > MAX_TOKEN {
         Ok(false)
@@ -126,7 +128,7 @@ async fn show_unsubscribe(state: AppState, token: String) -> Response {
     let p = &state.mail.texts.pages;
     match good {
         Ok(true) => page(
-            &state,
+            &state.mail,
             StatusCode::OK,
             &p.unsubscribe_title,
             &[&p.unsubscribe_intro],
@@ -135,12 +137,12 @@ async fn show_unsubscribe(state: AppState, token: String) -> Response {
                 &p.unsubscribe_button,
             )),
         ),
-        other => link_problem(&state, other.map(|_| false)),
+        other => link_problem(&state.mail, other.map(|_| false)),
     }
 }
 
 /// POST /newsletter/unsubscribe/{token}: the page's button, or one-click (RFC 8058).
-async fn unsubscribe(state: AppState, token: String) -> Response {
+async fn unsubscribe(state: Desk, token: String) -> Response {
     let (mail, now) = (state.mail.clone(), state.clock.now());
     let done = if token.len() > MAX_TOKEN {
         Ok(false)
@@ -153,30 +155,30 @@ async fn unsubscribe(state: AppState, token: String) -> Response {
     let p = &state.mail.texts.pages;
     match done {
         Ok(true) => page(
-            &state,
+            &state.mail,
             StatusCode::OK,
             &p.unsubscribed_title,
             &[&p.unsubscribed_text],
             None,
         ),
-        other => link_problem(&state, other.map(|_| false)),
+        other => link_problem(&state.mail, other.map(|_| false)),
     }
 }
 
 /// The page for a link that is expired (`Ok(true)`), not valid (`Ok(false)`), or could not
 /// be looked at.
-fn link_problem(state: &AppState, expired: Result<bool, ApiError>) -> Response {
-    let p = &state.mail.texts.pages;
+fn link_problem(mail: &Mail, expired: Result<bool, ApiError>) -> Response {
+    let p = &mail.texts.pages;
     match expired {
         Ok(true) => page(
-            state,
+            mail,
             StatusCode::GONE,
             &p.expired_title,
             &[&p.expired_text],
             None,
         ),
         Ok(false) => page(
-            state,
+            mail,
             StatusCode::NOT_FOUND,
             &p.invalid_title,
             &[&p.invalid_text],
@@ -185,7 +187,7 @@ fn link_problem(state: &AppState, expired: Result<bool, ApiError>) -> Response {
         Err(e) => {
             tracing::error!(error = %e, "a newsletter link could not be looked up");
             page(
-                state,
+                mail,
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "Something went wrong",
                 &["Please try again in a minute."],
@@ -197,23 +199,23 @@ fn link_problem(state: &AppState, expired: Result<bool, ApiError>) -> Response {
 
 /// A small page of its own (no scripts, no tracking), with an optional one-button form.
 fn page(
-    state: &AppState,
+    mail: &Mail,
     status: StatusCode,
     title: &str,
     paragraphs: &[&str],
     button: Option<(&str, &str)>,
 ) -> Response {
-    let party = escape(&state.mail.party);
-    let title = escape(&state.mail.fill(title, &[]));
+    let party = escape(&mail.party);
+    let title = escape(&mail.fill(title, &[]));
     let mut body = String::new();
     for p in paragraphs {
-        body.push_str(&format!("<p>{}</p>\n", escape(&state.mail.fill(p, &[]))));
+        body.push_str(&format!("<p>{}</p>\n", escape(&mail.fill(p, &[]))));
     }
     if let Some((action, label)) = button {
         body.push_str(&format!(
             "<form method=\"post\" action=\"{}\"><button type=\"submit\">{}</button></form>\n",
             escape(action),
-            escape(&state.mail.fill(label, &[]))
+            escape(&mail.fill(label, &[]))
         ));
     }
     let html = format!(

@@ -5,26 +5,26 @@ use rusqlite::params;
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
 
-use super::submission::{Submitter, form_route};
+use super::submission::{Gate, Submitter, form_route};
 use crate::domain::mail::staff_alert;
 use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::state::{AppState, Desk};
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    form_route(forms::CONTACT, state, send)
+    form_route(forms::CONTACT, Gate::of(&state), state.desk(), send)
 }
 
 /// POST /api/contact `{name, email, subject, message}`. Staff are alerted by mail (when
 /// `STAFF_EMAIL` is set) in the same write; the sender gets nothing.
-async fn send(state: AppState, v: Values, _from: Submitter) -> Result<bool, ApiError> {
+async fn send(desk: Desk, v: Values, _from: Submitter) -> Result<bool, ApiError> {
     let row = (
         v.required("name"),
         v.required("email"),
         v.required("subject"),
         v.required("message"),
     );
-    let (mail, now) = (state.mail.clone(), state.clock.now());
-    let queued = state
+    let (mail, now) = (desk.mail.clone(), desk.clock.now());
+    let queued = desk
         .db
         .write(move |tx| {
             let id: i64 = tx.query_row(
@@ -44,7 +44,7 @@ async fn send(state: AppState, v: Values, _from: Submitter) -> Result<bool, ApiE
         })
         .await?;
     if queued {
-        state.mail.wake();
+        desk.mail.wake();
     }
     Ok(true)
 }

@@ -1,17 +1,21 @@
 //! The newsletter signup.
 
+use std::sync::Arc;
+
+use generator::content::TextConsent;
 use generator::forms::{self, Values};
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
 
-use super::submission::{Submitter, form_route};
+use super::submission::{Gate, Submitter, form_route};
 use crate::domain::mail::newsletter;
 use crate::domain::sms_consent::{self, Grant};
 use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::state::{AppState, Desk};
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    form_route(forms::NEWSLETTER, state, signup)
+    let context = (state.desk(), state.texts_consent.clone());
+    form_route(forms::NEWSLETTER, Gate::of(&state), context, signup)
 }
 
 /// POST /api/newsletter-signup `{email, phone, zipCode, smsConsent?}`. A ticked box to get
@@ -21,18 +25,17 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 /// a new link, at most three a day). Every signup is answered alike (status, body and,
 /// since each commits a write, time), so the form cannot tell a stranger whether someone
 /// subscribed, nor let one change a subscriber's phone or ZIP.
-async fn signup(state: AppState, values: Values, from: Submitter) -> Result<bool, ApiError> {
+async fn signup(
+    (desk, words): (Desk, Arc<TextConsent>),
+    values: Values,
+    from: Submitter,
+) -> Result<bool, ApiError> {
     let email = values.required("email");
     let phone = values.get("phone").map(str::to_owned);
     let zip = values.required("zipCode");
     let texts = values.get("smsConsent").is_some();
-    let (mail, words, now) = (
-        state.mail.clone(),
-        state.texts_consent.clone(),
-        state.clock.now(),
-    );
-    state
-        .db
+    let (mail, now) = (desk.mail.clone(), desk.clock.now());
+    desk.db
         .write(move |tx| {
             newsletter::sign_up(&mail, tx, &email, phone.as_deref(), &zip, now)?;
             if let (true, Some(phone)) = (texts, phone.as_deref()) {
@@ -52,7 +55,7 @@ async fn signup(state: AppState, values: Values, from: Submitter) -> Result<bool
         })
         .await?;
     // Woken either way: whether a mail was queued must not show in the timing.
-    state.mail.wake();
+    desk.mail.wake();
     // "Created" either way: the answer must not say which it was.
     Ok(true)
 }

@@ -19,9 +19,33 @@ use warp::http::{StatusCode, header};
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
+use std::sync::Arc;
+
 use crate::http::error::ApiError;
 use crate::http::filters::{FORM_BODY_LIMIT, client_ip, limited_body, request_host, same_origin};
+use crate::http::proxy::ProxyTrust;
+use crate::http::rate_limit::FormLimiter;
+use crate::pages::form_problems::FormProblems;
 use crate::state::AppState;
+
+/// What every form post passes before its store function runs: where it really came from,
+/// the per-address limit, and where a refused no-script post is kept to be shown.
+#[derive(Clone)]
+pub struct Gate {
+    trust_proxy: ProxyTrust,
+    limiter: Arc<FormLimiter>,
+    problems: Arc<FormProblems>,
+}
+
+impl Gate {
+    pub fn of(state: &AppState) -> Gate {
+        Gate {
+            trust_proxy: state.config.trust_proxy.clone(),
+            limiter: state.form_limiter.clone(),
+            problems: state.form_problems.clone(),
+        }
+    }
+}
 
 /// The two encodings a form post may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,29 +92,35 @@ struct Post {
 }
 
 /// `POST {form.action}` for a public form: checks the submission with `form`'s rules and
-/// passes it to `store`, which returns whether it made a new record. A bot caught by the
-/// honeypot is answered like anyone else but never reaches `store`.
-pub fn form_route<F, Fut>(form: Form, state: AppState, store: F) -> BoxedFilter<(Response,)>
+/// passes it, with `context`, to `store`, which returns whether it made a new record. A bot
+/// caught by the honeypot is answered like anyone else but never reaches `store`.
+pub fn form_route<C, F, Fut>(
+    form: Form,
+    gate: Gate,
+    context: C,
+    store: F,
+) -> BoxedFilter<(Response,)>
 where
-    F: Fn(AppState, Values, Submitter) -> Fut + Clone + Send + Sync + 'static,
+    C: Clone + Send + Sync + 'static,
+    F: Fn(C, Values, Submitter) -> Fut + Clone + Send + Sync + 'static,
     Fut: Future<Output = Result<bool, ApiError>> + Send + 'static,
 {
     let path = form
         .action
         .strip_prefix("/api/")
         .expect("form actions are under /api/");
-    let trust_proxy = state.config.trust_proxy.clone();
+    let trust_proxy = gate.trust_proxy.clone();
     warp::path(path)
         .and(warp::path::end())
         .and(warp::post())
         .and(same_origin(trust_proxy.clone()))
         .and(post(trust_proxy.clone()))
         .and_then(move |post: Post| {
-            let (state, store) = (state.clone(), store.clone());
+            let (gate, context, store) = (gate.clone(), context.clone(), store.clone());
             async move {
                 let encoding = post.encoding;
                 let back = post.back.clone();
-                let outcome = submit(&form, &state, post, store).await;
+                let outcome = submit(&form, &gate.limiter, post, || context, store).await;
                 Ok::<_, Rejection>(match encoding {
                     Encoding::Json => match outcome {
                         Ok(created) => accepted(created, form.texts.success_title),
@@ -104,7 +134,7 @@ where
                                 .clone()
                                 .or(back)
                                 .unwrap_or_else(|| form.home.to_owned());
-                            let id = state.form_problems.keep(&form, refusal.problem(back));
+                            let id = gate.problems.keep(&form, refusal.problem(back));
                             see_other(&form_pages::problem_url(&form, &id))
                         }
                     },
@@ -115,9 +145,7 @@ where
 }
 
 /// Reads the parts of a post the route needs; an encoding we do not take is refused here.
-fn post(
-    trust_proxy: crate::http::proxy::ProxyTrust,
-) -> impl Filter<Extract = (Post,), Error = Rejection> + Clone {
+fn post(trust_proxy: ProxyTrust) -> impl Filter<Extract = (Post,), Error = Rejection> + Clone {
     client_ip(trust_proxy.clone())
         .and(warp::header::optional::<String>("content-type"))
         .and(warp::header::optional::<String>("referer"))
@@ -185,14 +213,15 @@ impl Refusal {
 }
 
 /// Checks a post and stores it; `Ok(created)` once it is safe in the database.
-async fn submit<F, Fut>(
+async fn submit<C, F, Fut>(
     form: &Form,
-    state: &AppState,
+    limiter: &FormLimiter,
     post: Post,
+    context: impl FnOnce() -> C,
     store: F,
 ) -> Result<bool, Refusal>
 where
-    F: Fn(AppState, Values, Submitter) -> Fut,
+    F: Fn(C, Values, Submitter) -> Fut,
     Fut: Future<Output = Result<bool, ApiError>>,
 {
     let bytes = post.body.map_err(Refusal::new)?;
@@ -238,7 +267,7 @@ where
         .parse(&body)
         .map_err(|invalid| refuse(ApiError::BadRequest(invalid.message), invalid.field))?;
     // Only checked posts count, so a visitor fixing a typo is not locked out.
-    if !state.form_limiter.allow(form.slug, post.ip) {
+    if !limiter.allow(form.slug, post.ip) {
         tracing::warn!(ip = %post.ip, form = form.slug, "rate limit reached");
         return Err(refuse(ApiError::TooManyRequests, None));
     }
@@ -250,7 +279,7 @@ where
         ip: post.ip,
         user_agent: post.user_agent,
     };
-    store(state.clone(), checked, submitter)
+    store(context(), checked, submitter)
         .await
         .map_err(|error| refuse(error, None))
 }

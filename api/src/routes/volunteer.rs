@@ -5,19 +5,19 @@ use rusqlite::params;
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
 
-use super::submission::{Submitter, form_route};
+use super::submission::{Gate, Submitter, form_route};
 use crate::domain::mail::staff_alert;
 use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::state::{AppState, Desk};
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    form_route(forms::VOLUNTEER, state, sign_up)
+    form_route(forms::VOLUNTEER, Gate::of(&state), state.desk(), sign_up)
 }
 
 /// POST /api/volunteer `{name, email, phone, zipCode, interests}`. Every signup is kept,
 /// repeats included: staff see each time someone offered help and what they offered. Staff
 /// are alerted by mail in the same write (when `STAFF_EMAIL` is set).
-async fn sign_up(state: AppState, v: Values, _from: Submitter) -> Result<bool, ApiError> {
+async fn sign_up(desk: Desk, v: Values, _from: Submitter) -> Result<bool, ApiError> {
     let (name, email, zip) = (
         v.required("name"),
         v.required("email"),
@@ -27,8 +27,8 @@ async fn sign_up(state: AppState, v: Values, _from: Submitter) -> Result<bool, A
         v.get("phone").map(str::to_owned),
         v.get("interests").map(str::to_owned),
     );
-    let (mail, now) = (state.mail.clone(), state.clock.now());
-    let queued = state
+    let (mail, now) = (desk.mail.clone(), desk.clock.now());
+    let queued = desk
         .db
         .write(move |tx| {
             let id: i64 = tx.query_row(
@@ -49,7 +49,7 @@ async fn sign_up(state: AppState, v: Values, _from: Submitter) -> Result<bool, A
         })
         .await?;
     if queued {
-        state.mail.wake();
+        desk.mail.wake();
     }
     Ok(true)
 }

@@ -1,5 +1,6 @@
 //! GET /api/admin/mail: what the site sent, for staff to see that mail goes out.
 
+use jiff::Timestamp;
 use serde_json::json;
 use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
@@ -9,22 +10,22 @@ use warp::{Filter, Rejection};
 use super::json;
 use crate::domain::mail::queue;
 use crate::state::AppState;
+use crate::store::db::Db;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let (db, clock) = (state.db.clone(), state.clock.clone());
     warp::path!("mail")
         .and(warp::get())
-        .and(super::signed_in(state.clone()))
-        .and_then(move |_admin| list(state.clone()))
+        .and(super::signed_in(state))
+        .and_then(move |_admin| list(db.clone(), clock.now()))
         .boxed()
 }
 
 /// GET /api/admin/mail → `{messages, failedLastWeek}`: the newest 100 messages (to,
 /// subject, kind, status, attempts, last error) and how many were given up in the last 7
 /// days (the dashboard warns when there are any).
-async fn list(state: AppState) -> Result<Response, Rejection> {
-    let now = state.clock.now();
-    let (messages, failed) = state
-        .db
+async fn list(db: Db, now: Timestamp) -> Result<Response, Rejection> {
+    let (messages, failed) = db
         .read(move |c| Ok((queue::newest(c)?, queue::failed_last_week(c, now)?)))
         .await?;
     Ok(json(

@@ -54,10 +54,11 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 pub(super) fn signed_in(
     state: AppState,
 ) -> impl Filter<Extract = (Admin,), Error = Rejection> + Clone {
+    let (auth, db) = (state.auth.clone(), state.db.clone());
     warp::header::headers_cloned()
         .and(client_ip(state.config.trust_proxy.clone()))
         .and_then(move |headers: warp::http::HeaderMap, ip: IpAddr| {
-            let state = state.clone();
+            let (auth, db) = (auth.clone(), db.clone());
             async move {
                 let unauthorized = |m: &str| Rejection::from(ApiError::Unauthorized(m.to_owned()));
                 // A header that is not even text is as good as none.
@@ -72,12 +73,11 @@ pub(super) fn signed_in(
                     .map(|(_, token)| token.trim())
                     .filter(|t| !t.is_empty())
                     .ok_or_else(|| unauthorized("Sign in to continue."))?;
-                let claims = state.auth.verify(token).ok_or_else(|| {
+                let claims = auth.verify(token).ok_or_else(|| {
                     unauthorized("Your session has expired. Please sign in again.")
                 })?;
                 let jti = claims.jti.clone();
-                let revoked: bool = state
-                    .db
+                let revoked: bool = db
                     .read(move |c| {
                         c.query_row(
                             "SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?1)",

@@ -1,6 +1,9 @@
 //! What visitors sent: contact messages, volunteer signups and newsletter signups. Staff
 //! list, export and delete them; each kind is described once in [`KINDS`].
 
+use std::sync::Arc;
+
+use generator::config::SiteConfig;
 use rusqlite::types::Value as SqlValue;
 use serde_json::{Map, Value, json};
 use warp::filters::BoxedFilter;
@@ -15,6 +18,7 @@ use crate::domain::export::{self, Sheet};
 use crate::http::error::ApiError;
 use crate::http::filters::parse_id;
 use crate::state::AppState;
+use crate::store::db::Db;
 
 /// One stored field: its column, its key on the wire, its heading in the export.
 struct Column {
@@ -145,35 +149,36 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 
 fn kind_routes(kind: &'static Kind, state: AppState) -> BoxedFilter<(Response,)> {
     let admin = super::signed_in(state.clone());
+    let (db, site) = (state.db.clone(), state.site.clone());
     let list = warp::path(kind.path)
         .and(warp::path::end())
         .and(warp::get())
         .and(admin.clone())
         .and_then({
-            let state = state.clone();
-            move |admin: Admin| list(state.clone(), kind, admin)
+            let db = db.clone();
+            move |admin: Admin| list(db.clone(), kind, admin)
         });
     let export = warp::path(kind.path)
         .and(warp::path!("export"))
         .and(warp::get())
         .and(admin.clone())
         .and_then({
-            let state = state.clone();
-            move |admin: Admin| export(state.clone(), kind, admin)
+            let db = db.clone();
+            move |admin: Admin| export(db.clone(), site.clone(), kind, admin)
         });
     let delete = warp::path(kind.path)
         .and(warp::path::param::<String>())
         .and(warp::path::end())
         .and(warp::delete())
         .and(admin)
-        .and_then(move |id: String, admin| delete(state.clone(), kind, admin, id));
+        .and_then(move |id: String, admin| delete(db.clone(), kind, admin, id));
     list.or(export).unify().or(delete).unify().boxed()
 }
 
 /// Every row, newest first, as `(id, values in column order)`; `exported` reads what the
 /// export shows.
 async fn rows(
-    state: &AppState,
+    db: &Db,
     kind: &'static Kind,
     exported: bool,
 ) -> Result<Vec<(i64, Vec<Option<String>>)>, ApiError> {
@@ -188,31 +193,29 @@ async fn rows(
         columns.join(", "),
         kind.table
     );
-    state
-        .db
-        .read(move |c| {
-            let mut stmt = c.prepare(&sql)?;
-            stmt.query_map([], |r| {
-                let values = (1..=columns.len())
-                    .map(|i| match r.get::<_, SqlValue>(i)? {
-                        SqlValue::Null => Ok(None),
-                        SqlValue::Integer(n) => Ok(Some(n.to_string())),
-                        SqlValue::Real(n) => Ok(Some(n.to_string())),
-                        SqlValue::Text(t) => Ok(Some(t)),
-                        SqlValue::Blob(_) => Ok(None),
-                    })
-                    .collect::<rusqlite::Result<Vec<_>>>()?;
-                Ok((r.get(0)?, values))
-            })?
-            .collect()
-        })
-        .await
+    db.read(move |c| {
+        let mut stmt = c.prepare(&sql)?;
+        stmt.query_map([], |r| {
+            let values = (1..=columns.len())
+                .map(|i| match r.get::<_, SqlValue>(i)? {
+                    SqlValue::Null => Ok(None),
+                    SqlValue::Integer(n) => Ok(Some(n.to_string())),
+                    SqlValue::Real(n) => Ok(Some(n.to_string())),
+                    SqlValue::Text(t) => Ok(Some(t)),
+                    SqlValue::Blob(_) => Ok(None),
+                })
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok((r.get(0)?, values))
+        })?
+        .collect()
+    })
+    .await
 }
 
 /// GET /api/admin/{contacts|volunteers|newsletters}: every row, newest first.
-async fn list(state: AppState, kind: &'static Kind, admin: Admin) -> Result<Response, Rejection> {
-    let rows = rows(&state, kind, false).await?;
-    audit::record_access(&state.db, Action::View, kind.path, admin.ip).await?;
+async fn list(db: Db, kind: &'static Kind, admin: Admin) -> Result<Response, Rejection> {
+    let rows = rows(&db, kind, false).await?;
+    audit::record_access(&db, Action::View, kind.path, admin.ip).await?;
     let items: Vec<Value> = rows
         .into_iter()
         .map(|(id, values)| {
@@ -228,10 +231,14 @@ async fn list(state: AppState, kind: &'static Kind, admin: Admin) -> Result<Resp
 }
 
 /// GET /api/admin/{contacts|volunteers|newsletters}/export: the same rows as CSV.
-async fn export(state: AppState, kind: &'static Kind, admin: Admin) -> Result<Response, Rejection> {
-    let site = state.site.clone();
-    let found = rows(&state, kind, true).await?;
-    audit::record_access(&state.db, Action::Export, kind.path, admin.ip).await?;
+async fn export(
+    db: Db,
+    site: Arc<SiteConfig>,
+    kind: &'static Kind,
+    admin: Admin,
+) -> Result<Response, Rejection> {
+    let found = rows(&db, kind, true).await?;
+    audit::record_access(&db, Action::Export, kind.path, admin.ip).await?;
     let rows = found
         .into_iter()
         .map(|(id, values)| {
@@ -253,12 +260,12 @@ async fn export(state: AppState, kind: &'static Kind, admin: Admin) -> Result<Re
             .collect(),
         rows,
     };
-    Ok(export::response(&state.site, &sheet)?)
+    Ok(export::response(&site, &sheet)?)
 }
 
 /// DELETE /api/admin/{contacts|volunteers|newsletters}/{id}
 async fn delete(
-    state: AppState,
+    db: Db,
     kind: &'static Kind,
     admin: Admin,
     id: String,
@@ -266,8 +273,7 @@ async fn delete(
     let id = parse_id(&id)?;
     let sql = format!("DELETE FROM {} WHERE id = ?1", kind.table);
     let target = format!("{}:{id}", kind.target);
-    let deleted = state
-        .db
+    let deleted = db
         .write(move |tx| {
             let n = tx.execute(&sql, [id])?;
             if n > 0 {
@@ -280,7 +286,7 @@ async fn delete(
         return Err(ApiError::NotFound(format!("There is no {} {id}.", kind.noun)).into());
     }
     // Gone from the files too, not only from the table.
-    if let Err(e) = state.db.forget_deleted().await {
+    if let Err(e) = db.forget_deleted().await {
         tracing::warn!(error = %e, "a deleted row may stay in the database's log until the next checkpoint");
     }
     Ok(success())

@@ -8,9 +8,12 @@
 //! sanitised on every save with the one allowlist (`generator::sanitize`).
 
 use std::net::IpAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use generator::blog::{Post, store};
+use generator::config::SiteConfig;
 use rusqlite::Connection;
 use serde::Serialize;
 use warp::filters::BoxedFilter;
@@ -22,10 +25,14 @@ use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
 use crate::domain::export::{self, Sheet};
+use crate::domain::rebuild::Rebuilder;
 use crate::domain::uploads::{self, UploadError};
 use crate::http::error::ApiError;
 use crate::http::filters::{json_body, limited_body, parse_id};
+use crate::http::static_files::StaticFiles;
+use crate::pages::previews::Previews;
 use crate::state::AppState;
+use crate::store::db::Db;
 
 mod fields;
 mod slugs;
@@ -56,6 +63,34 @@ pub(crate) mod recommended {
     pub(crate) const ALT: usize = 125;
     pub(crate) const ALT_WARN_ABOVE: usize = 100;
 }
+/// What the blog routes use of the server.
+#[derive(Clone)]
+pub(super) struct Blogs {
+    db: Db,
+    /// The party's settings: the default author, the time zone of exports.
+    site: Arc<SiteConfig>,
+    /// Re-renders the public pages a change touches.
+    rebuilder: Rebuilder,
+    /// The served site, read by previews for the page around a post.
+    static_files: Arc<StaticFiles>,
+    previews: Arc<Previews>,
+    /// Where uploaded images are stored.
+    uploads_dir: PathBuf,
+}
+
+impl Blogs {
+    fn of(state: &AppState) -> Blogs {
+        Blogs {
+            db: state.db.clone(),
+            site: state.site.clone(),
+            rebuilder: state.rebuilder.clone(),
+            static_files: state.static_files.clone(),
+            previews: state.previews.clone(),
+            uploads_dir: state.config.data_dir.join("uploads"),
+        }
+    }
+}
+
 /// Content at its limit, JSON-escaped, with the other fields.
 const BODY_LIMIT: u64 = 3 * 1024 * 1024;
 /// An image at its limit plus the multipart wrapping.
@@ -64,26 +99,26 @@ const UPLOAD_BODY_LIMIT: u64 = uploads::MAX_BYTES as u64 + 64 * 1024;
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let admin = super::signed_in(state.clone());
     let with_state = {
-        let state = state.clone();
-        warp::any().map(move || state.clone())
+        let blogs = Blogs::of(&state);
+        warp::any().map(move || blogs.clone())
     };
     let list = warp::path!("blogs")
         .and(warp::get())
         .and(admin.clone())
         .and(with_state.clone())
-        .and_then(|_: Admin, state| list(state));
+        .and_then(|_: Admin, blogs| list(blogs));
     let export = warp::path!("blogs" / "export")
         .and(warp::get())
         .and(admin.clone())
         .and(with_state.clone())
-        .and_then(|_: Admin, state| export(state));
+        .and_then(|_: Admin, blogs| export(blogs));
     let upload = warp::path!("blogs" / "upload-image")
         .and(warp::post())
         .and(admin.clone())
         .and(with_state.clone())
         .and(warp::header::optional::<String>("content-type"))
         .and(limited_body(UPLOAD_BODY_LIMIT))
-        .and_then(|_: Admin, state, content_type, body| upload(state, content_type, body));
+        .and_then(|_: Admin, blogs, content_type, body| upload(blogs, content_type, body));
     // Its errors are answered here: falling through, `/blogs/slug` would reach `read` as a
     // post whose id is "slug", and that route's complaint would win.
     let slug = warp::path!("blogs" / "slug").and(warp::get()).and(
@@ -91,7 +126,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
             .clone()
             .and(with_state.clone())
             .and(warp::query::raw().or(warp::any().map(String::new)).unify())
-            .and_then(|_: Admin, state, query| slug_for(state, query))
+            .and_then(|_: Admin, blogs, query| slug_for(blogs, query))
             .recover(crate::http::error::recover)
             .unify(),
     );
@@ -100,13 +135,13 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(admin.clone())
         .and(with_state.clone())
         .and(json_body::<Input>(BODY_LIMIT))
-        .and_then(|_: Admin, state, input| preview(state, None, input));
+        .and_then(|_: Admin, blogs, input| preview(blogs, None, input));
     let create = warp::path!("blogs")
         .and(warp::post())
         .and(admin.clone())
         .and(with_state.clone())
         .and(json_body::<Input>(BODY_LIMIT))
-        .and_then(|admin, state, input| create(state, admin, input));
+        .and_then(|admin, blogs, input| create(blogs, admin, input));
     // `/blogs/{id}…`: the id is checked once path, method and session have matched.
     let one = warp::path("blogs").and(warp::path::param::<String>());
     let read = one
@@ -114,33 +149,33 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(warp::get())
         .and(admin.clone())
         .and(with_state.clone())
-        .and_then(|id, _: Admin, state| read(state, id));
+        .and_then(|id, _: Admin, blogs| read(blogs, id));
     let update = one
         .and(warp::path::end())
         .and(warp::patch())
         .and(admin.clone())
         .and(with_state.clone())
         .and(json_body::<Input>(BODY_LIMIT))
-        .and_then(|id, admin, state, input| update(state, admin, id, input));
+        .and_then(|id, admin, blogs, input| update(blogs, admin, id, input));
     let publish = one
         .and(warp::path!("publish"))
         .and(warp::post())
         .and(admin.clone())
         .and(with_state.clone())
-        .and_then(|id, admin, state| publish(state, admin, id));
+        .and_then(|id, admin, blogs| publish(blogs, admin, id));
     let preview_saved = one
         .and(warp::path!("preview"))
         .and(warp::post())
         .and(admin.clone())
         .and(with_state.clone())
         .and(json_body::<Input>(BODY_LIMIT))
-        .and_then(|id, _: Admin, state, input| preview(state, Some(id), input));
+        .and_then(|id, _: Admin, blogs, input| preview(blogs, Some(id), input));
     let delete = one
         .and(warp::path::end())
         .and(warp::delete())
         .and(admin)
         .and(with_state)
-        .and_then(|id, admin, state| delete(state, admin, id));
+        .and_then(|id, admin, blogs| delete(blogs, admin, id));
     list.or(export)
         .unify()
         .or(slug)
@@ -173,19 +208,19 @@ fn find(tx: &Connection, id: i64) -> rusqlite::Result<Option<Post>> {
 }
 
 /// GET /api/admin/blogs: every post, most recently updated first.
-async fn list(state: AppState) -> Result<Response, Rejection> {
-    let blogs = all_posts(&state).await?;
+async fn list(blogs: Blogs) -> Result<Response, Rejection> {
+    let blogs = all_posts(&blogs).await?;
     Ok(json(StatusCode::OK, &serde_json::json!({ "blogs": blogs })))
 }
 
-async fn all_posts(state: &AppState) -> Result<Vec<Post>, ApiError> {
-    state.db.read(store::all).await
+async fn all_posts(blogs: &Blogs) -> Result<Vec<Post>, ApiError> {
+    blogs.db.read(store::all).await
 }
 
 /// GET /api/admin/blogs/{id}
-async fn read(state: AppState, id: String) -> Result<Response, Rejection> {
+async fn read(blogs: Blogs, id: String) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
-    let post = state
+    let post = blogs
         .db
         .read(move |c| find(c, id))
         .await?
@@ -195,12 +230,12 @@ async fn read(state: AppState, id: String) -> Result<Response, Rejection> {
 
 /// The stored post `id`, when there is an id: `400` for one that is not a number, `404`
 /// for no such post.
-pub(super) async fn stored(state: &AppState, id: Option<String>) -> Result<Option<Post>, ApiError> {
+pub(super) async fn stored(blogs: &Blogs, id: Option<String>) -> Result<Option<Post>, ApiError> {
     let Some(id) = id else {
         return Ok(None);
     };
     let id = parse_id(&id)?;
-    let post = state.db.read(move |c| find(c, id)).await?;
+    let post = blogs.db.read(move |c| find(c, id)).await?;
     post.map(Some).ok_or_else(|| not_found(id))
 }
 
@@ -208,15 +243,15 @@ pub(super) async fn stored(state: &AppState, id: Option<String>) -> Result<Optio
 /// saved one, with the body's changes; what it leaves out stays as saved), with the body of
 /// a save -> `{url}`: a one-time address showing the post as `/blog/{slug}` will, rendered
 /// with the same template and cleaning. Nothing is saved.
-async fn preview(state: AppState, id: Option<String>, input: Input) -> Result<Response, Rejection> {
-    let existing = stored(&state, id).await?;
-    let fields = Fields::merge(input, existing.as_ref(), &state.site)?;
-    let site = state.rebuilder.site().cloned().ok_or_else(|| {
+async fn preview(blogs: Blogs, id: Option<String>, input: Input) -> Result<Response, Rejection> {
+    let existing = stored(&blogs, id).await?;
+    let fields = Fields::merge(input, existing.as_ref(), &blogs.site)?;
+    let site = blogs.rebuilder.site().cloned().ok_or_else(|| {
         ApiError::Internal(anyhow::anyhow!(
             "a preview was asked for, but this server renders no pages (no site configured)"
         ))
     })?;
-    let slug = slug_of(&state, &fields, existing.as_ref()).await?;
+    let slug = slug_of(&blogs, &fields, existing.as_ref()).await?;
     let now = format!("{:.3}", jiff::Timestamp::now());
     let existing = existing.as_ref();
     let post = Post {
@@ -240,7 +275,7 @@ async fn preview(state: AppState, id: Option<String>, input: Input) -> Result<Re
         created_at: existing.map_or_else(|| now.clone(), |p| p.created_at.clone()),
         updated_at: now,
     };
-    let files = state.static_files.clone();
+    let files = blogs.static_files.clone();
     let html = tokio::task::spawn_blocking(move || {
         let site = site.get()?;
         let html = generator::blog::preview_html(&site, &post)?;
@@ -251,7 +286,7 @@ async fn preview(state: AppState, id: Option<String>, input: Input) -> Result<Re
     .await
     .map_err(|e| ApiError::Internal(e.into()))?
     .map_err(|e| ApiError::Internal(e.context("Failed to render a preview")))?;
-    let url = state.previews.keep(html);
+    let url = blogs.previews.keep(html);
     Ok(json(StatusCode::OK, &serde_json::json!({ "url": url })))
 }
 
@@ -298,12 +333,12 @@ fn save(
 
 /// Runs `save` in one write transaction (any failure rolls all of it back).
 async fn save_in_db(
-    state: &AppState,
+    blogs: &Blogs,
     id: Option<i64>,
     fields: Fields,
     ip: IpAddr,
 ) -> Result<Post, ApiError> {
-    state
+    blogs
         .db
         .write(move |tx| save(tx, id, &fields, ip))
         .await?
@@ -314,13 +349,13 @@ async fn save_in_db(
 /// is saved whatever happens here: if the pages could not be written, the answer says so
 /// (`warning`), and the next change or a `generator build` repairs them.
 async fn answer_after_rebuild<T: Serialize>(
-    state: &AppState,
+    blogs: &Blogs,
     post: i64,
     status: StatusCode,
     body: &T,
 ) -> Response {
     let mut body = serde_json::to_value(body).unwrap_or_default();
-    if let Err(why) = state.rebuilder.rebuild(Some(post)).await {
+    if let Err(why) = blogs.rebuilder.rebuild(Some(post)).await {
         tracing::warn!(%why, "a blog change is saved but not yet on the public site");
         body["warning"] = serde_json::json!(
             "Saved, but the public website could not be updated yet. It will be updated with the next change."
@@ -330,35 +365,35 @@ async fn answer_after_rebuild<T: Serialize>(
 }
 
 /// POST /api/admin/blogs
-async fn create(state: AppState, admin: Admin, input: Input) -> Result<Response, Rejection> {
-    let fields = Fields::merge(input, None, &state.site)?;
-    let post = save_in_db(&state, None, fields, admin.ip).await?;
-    Ok(answer_after_rebuild(&state, post.id, StatusCode::CREATED, &post).await)
+async fn create(blogs: Blogs, admin: Admin, input: Input) -> Result<Response, Rejection> {
+    let fields = Fields::merge(input, None, &blogs.site)?;
+    let post = save_in_db(&blogs, None, fields, admin.ip).await?;
+    Ok(answer_after_rebuild(&blogs, post.id, StatusCode::CREATED, &post).await)
 }
 
 /// PATCH /api/admin/blogs/{id}: changes what the body sends.
 async fn update(
-    state: AppState,
+    blogs: Blogs,
     admin: Admin,
     id: String,
     input: Input,
 ) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
-    let existing = state
+    let existing = blogs
         .db
         .read(move |c| find(c, id))
         .await?
         .ok_or_else(|| not_found(id))?;
-    let fields = Fields::merge(input, Some(&existing), &state.site)?;
-    let post = save_in_db(&state, Some(id), fields, admin.ip).await?;
-    Ok(answer_after_rebuild(&state, post.id, StatusCode::OK, &post).await)
+    let fields = Fields::merge(input, Some(&existing), &blogs.site)?;
+    let post = save_in_db(&blogs, Some(id), fields, admin.ip).await?;
+    Ok(answer_after_rebuild(&blogs, post.id, StatusCode::OK, &post).await)
 }
 
 /// POST /api/admin/blogs/{id}/publish: publishes a draft or scheduled post, setting its
 /// publish date the first time; an already published post is left as it is.
-async fn publish(state: AppState, admin: Admin, id: String) -> Result<Response, Rejection> {
+async fn publish(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
-    let post = state
+    let post = blogs
         .db
         .write(move |tx| {
             let Some(post) = find(tx, id)? else {
@@ -372,13 +407,13 @@ async fn publish(state: AppState, admin: Admin, id: String) -> Result<Response, 
         })
         .await?
         .ok_or_else(|| not_found(id))?;
-    Ok(answer_after_rebuild(&state, post.id, StatusCode::OK, &post).await)
+    Ok(answer_after_rebuild(&blogs, post.id, StatusCode::OK, &post).await)
 }
 
 /// DELETE /api/admin/blogs/{id}
-async fn delete(state: AppState, admin: Admin, id: String) -> Result<Response, Rejection> {
+async fn delete(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
-    let deleted = state
+    let deleted = blogs
         .db
         .write(move |tx| {
             let deleted = store::delete(tx, id)?;
@@ -392,7 +427,7 @@ async fn delete(state: AppState, admin: Admin, id: String) -> Result<Response, R
         return Err(not_found(id).into());
     }
     Ok(answer_after_rebuild(
-        &state,
+        &blogs,
         id,
         StatusCode::OK,
         &serde_json::json!({ "success": true }),
@@ -401,9 +436,9 @@ async fn delete(state: AppState, admin: Admin, id: String) -> Result<Response, R
 }
 
 /// GET /api/admin/blogs/export
-async fn export(state: AppState) -> Result<Response, Rejection> {
-    let site = &state.site;
-    let rows = all_posts(&state)
+async fn export(blogs: Blogs) -> Result<Response, Rejection> {
+    let site = &blogs.site;
+    let rows = all_posts(&blogs)
         .await?
         .into_iter()
         .map(|p| {
@@ -436,7 +471,7 @@ async fn export(state: AppState) -> Result<Response, Rejection> {
 
 /// POST /api/admin/blogs/upload-image (multipart, field `image`) -> `{url}`
 async fn upload(
-    state: AppState,
+    blogs: Blogs,
     content_type: Option<String>,
     body: Result<Bytes, ApiError>,
 ) -> Result<Response, Rejection> {
@@ -471,7 +506,7 @@ async fn upload(
             UploadError::TooLarge => image_too_large(),
             UploadError::Refused(message) => ApiError::BadRequest(message),
         })?;
-    let dir = state.config.data_dir.join("uploads");
+    let dir = blogs.uploads_dir.clone();
     let url = tokio::task::spawn_blocking(move || uploads::store(&dir, &processed))
         .await
         .map_err(|e| ApiError::Internal(e.into()))?

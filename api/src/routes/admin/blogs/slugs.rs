@@ -1,10 +1,10 @@
 //! The slug a save gives a post: asked for, kept, or made from the title, and unique.
 
+use super::Blogs;
 use super::fields::{Fields, Input};
 use super::json;
 use super::stored;
 use crate::http::error::ApiError;
-use crate::state::AppState;
 use generator::blog::{Post, store};
 use generator::slug;
 use rusqlite::Connection;
@@ -59,13 +59,13 @@ pub(super) fn unique_slug(
 
 /// The slug a save of `fields` would give the post (`existing`, or a new one).
 pub(super) async fn slug_of(
-    state: &AppState,
+    blogs: &Blogs,
     fields: &Fields,
     existing: Option<&Post>,
 ) -> Result<String, ApiError> {
     let fields = fields.clone();
     let (id, current) = (existing.map(|p| p.id), existing.map(|p| p.slug.clone()));
-    state
+    blogs
         .db
         .read(move |c| unique_slug(c, &fields, id, current.as_deref()))
         .await
@@ -84,16 +84,16 @@ pub(super) struct SlugQuery {
 /// slug would give the post `id` (or a new post) now, by the very rules of a save (so the
 /// editor can show it without a copy of them). A `slug` left out keeps a saved post's slug;
 /// an empty one asks for one made from the title.
-pub(super) async fn slug_for(state: AppState, query: String) -> Result<Response, Rejection> {
+pub(super) async fn slug_for(blogs: Blogs, query: String) -> Result<Response, Rejection> {
     let query: SlugQuery = serde_urlencoded::from_str(&query)
         .map_err(|_| ApiError::BadRequest("The query string is not valid.".into()))?;
-    let existing = stored(&state, query.id).await?;
+    let existing = stored(&blogs, query.id).await?;
     let input = Input {
         title: query.title.map(Some),
         slug: query.slug.map(Some),
         ..Input::default()
     };
-    let fields = Fields::merge(input, existing.as_ref(), &state.site)?;
-    let slug = slug_of(&state, &fields, existing.as_ref()).await?;
+    let fields = Fields::merge(input, existing.as_ref(), &blogs.site)?;
+    let slug = slug_of(&blogs, &fields, existing.as_ref()).await?;
     Ok(json(StatusCode::OK, &serde_json::json!({ "slug": slug })))
 }
