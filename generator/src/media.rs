@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use crate::output::{Output, short_hash};
 use anyhow::{Context as _, Result, bail};
-use image::{DynamicImage, GenericImageView, ImageFormat};
+use image::{DynamicImage, GenericImageView};
 use serde::Serialize;
 
 /// Widths offered in `srcset`; a source is never enlarged. 768 is there for phones: a
@@ -74,29 +74,20 @@ impl Encoding {
     }
 
     fn encode(self, img: &DynamicImage) -> Result<Vec<u8>> {
-        let mut out = std::io::Cursor::new(Vec::new());
         match self {
-            Encoding::Jpeg => {
-                image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY)
-                    .encode_image(&img.to_rgb8())?;
-            }
-            Encoding::WebP => {
-                let rgba = img.to_rgba8();
-                let encoder = webp::Encoder::from_rgba(&rgba, rgba.width(), rgba.height());
-                let mut config = webp::WebPConfig::new()
-                    .map_err(|()| anyhow::anyhow!("libwebp has no default configuration"))?;
-                config.quality = WEBP_QUALITY;
-                // Slowest, smallest: encoding happens once per image and is cached.
-                config.method = 6;
-                let encoded = encoder
-                    .encode_advanced(&config)
-                    .map_err(|e| anyhow::anyhow!("WebP encoding failed: {e:?}"))?;
-                return Ok(encoded.to_vec());
-            }
-            Encoding::Png => img.write_to(&mut out, ImageFormat::Png)?,
-            Encoding::Ico => img.write_to(&mut out, ImageFormat::Ico)?,
+            Encoding::Jpeg => crunch::jpeg(img, JPEG_QUALITY),
+            // Slowest, smallest: encoding happens once per image and is cached.
+            Encoding::WebP => crunch::webp(
+                img,
+                crunch::WebP {
+                    lossless: false,
+                    quality: WEBP_QUALITY,
+                    method: 6,
+                },
+            ),
+            Encoding::Png => crunch::png(img, false),
+            Encoding::Ico => crunch::png(img, true),
         }
-        Ok(out.into_inner())
     }
 }
 
@@ -360,45 +351,9 @@ impl Media {
     }
 }
 
-/// `img` resized to exactly `w`×`h` with a Lanczos3 filter (transparency premultiplied,
-/// so edges do not darken). fast_image_resize works in the image's own 8-bit pixels: a
-/// 12-megapixel photo made into eight widths needs a few tens of MB, where the image crate's
-/// resize held a 32-bit float copy of the full width for each (about 90 MB apiece).
+/// `img` resized to exactly `w`×`h` (see [`crunch::resize`]).
 pub fn resized(img: &DynamicImage, w: u32, h: u32) -> Result<DynamicImage> {
-    use fast_image_resize::{IntoImageView, Resizer, images::Image};
-    // Deeper formats (16-bit, float) go through 8-bit RGBA: every variant is 8-bit anyway.
-    let converted;
-    let src = match img {
-        DynamicImage::ImageLuma8(_)
-        | DynamicImage::ImageLumaA8(_)
-        | DynamicImage::ImageRgb8(_)
-        | DynamicImage::ImageRgba8(_) => img,
-        _ => {
-            converted = DynamicImage::ImageRgba8(img.to_rgba8());
-            &converted
-        }
-    };
-    let pixel_type = src
-        .pixel_type()
-        .context("an image the resizer cannot read")?;
-    let mut dst = Image::new(w, h, pixel_type);
-    Resizer::new()
-        .resize(src, &mut dst, None)
-        .context("resizing failed")?;
-    let buffer = dst.into_vec();
-    let made = match src {
-        DynamicImage::ImageLuma8(_) => {
-            image::GrayImage::from_raw(w, h, buffer).map(DynamicImage::ImageLuma8)
-        }
-        DynamicImage::ImageLumaA8(_) => {
-            image::GrayAlphaImage::from_raw(w, h, buffer).map(DynamicImage::ImageLumaA8)
-        }
-        DynamicImage::ImageRgb8(_) => {
-            image::RgbImage::from_raw(w, h, buffer).map(DynamicImage::ImageRgb8)
-        }
-        _ => image::RgbaImage::from_raw(w, h, buffer).map(DynamicImage::ImageRgba8),
-    };
-    made.context("the resized image has the wrong size")
+    crunch::resize(img, w, h)
 }
 
 /// Scales `(w, h)` down to at most `max_w` wide, keeping the aspect ratio.

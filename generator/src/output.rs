@@ -132,7 +132,6 @@ impl Output {
 
     /// The `.br` and `.gz` copies of `bytes`, from the cache when it has them.
     fn compressed(&self, bytes: &[u8], compression: Compression) -> Result<(Vec<u8>, Vec<u8>)> {
-        let (br, gz) = compression.levels();
         let cached = match (&self.cache, compression) {
             (Some(dir), Compression::Best) => Some(dir.join(short_hash(bytes))),
             _ => None,
@@ -144,7 +143,7 @@ impl Output {
                 return Ok((b, g));
             }
         }
-        let pair = (brotli_bytes(bytes, br)?, gzip_bytes(bytes, gz)?);
+        let pair = (brotli(bytes, compression)?, gzip(bytes, compression)?);
         if let Some(stem) = &cached {
             // The cache is only a speed-up: failing to fill it must not fail the build.
             if let Some(dir) = stem.parent() {
@@ -328,10 +327,10 @@ fn is_compressible(rel: &str) -> bool {
 
 impl Compression {
     /// Brotli's quality and gzip's level.
-    fn levels(self) -> (i32, flate2::Compression) {
+    fn levels(self) -> (i32, u32) {
         match self {
-            Compression::Best => (11, flate2::Compression::best()),
-            Compression::OnDemand => (5, flate2::Compression::new(6)),
+            Compression::Best => (11, 9),
+            Compression::OnDemand => (5, 6),
         }
     }
 }
@@ -339,34 +338,12 @@ impl Compression {
 /// `bytes` in brotli at `compression`'s quality: what the server makes of a file written
 /// [`Compression::OnDemand`] for a browser that takes brotli.
 pub fn brotli(bytes: &[u8], compression: Compression) -> Result<Vec<u8>> {
-    brotli_bytes(bytes, compression.levels().0)
+    crunch::brotli(bytes, compression.levels().0)
 }
 
 /// `bytes` in gzip at `compression`'s level.
 pub fn gzip(bytes: &[u8], compression: Compression) -> Result<Vec<u8>> {
-    gzip_bytes(bytes, compression.levels().1)
-}
-
-fn brotli_bytes(bytes: &[u8], quality: i32) -> Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(bytes.len() / 3);
-    // A window just large enough for the input: every call allocates and zeroes tables sized
-    // by it, which for a 20 KB page at 4 MB was a fifth of a blog build. Never below 2^18,
-    // where this brotli takes a much slower path.
-    let needed = usize::BITS - bytes.len().max(1).leading_zeros();
-    let params = brotli::enc::BrotliEncoderParams {
-        quality,
-        lgwin: needed.clamp(18, 22) as i32,
-        ..Default::default()
-    };
-    brotli::BrotliCompress(&mut &bytes[..], &mut out, &params)
-        .context("brotli compression failed")?;
-    Ok(out)
-}
-
-fn gzip_bytes(bytes: &[u8], level: flate2::Compression) -> Result<Vec<u8>> {
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), level);
-    enc.write_all(bytes)?;
-    Ok(enc.finish()?)
+    crunch::gzip(bytes, compression.levels().1)
 }
 
 #[cfg(test)]

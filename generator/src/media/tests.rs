@@ -49,7 +49,7 @@ fn every_width_also_comes_in_webp_with_a_phone_sized_step() {
     for (url, w) in entries {
         assert!(url.ends_with(".webp"), "{url}");
         let bytes = fs::read(dist.join(url.trim_start_matches('/'))).unwrap();
-        let img = image::load_from_memory_with_format(&bytes, ImageFormat::WebP).unwrap();
+        let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::WebP).unwrap();
         assert_eq!(format!("{}w", img.width()), w);
     }
     // Lossy WebP is what makes the difference on a phone: well under the JPEG.

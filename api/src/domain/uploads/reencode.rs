@@ -5,13 +5,9 @@
 use std::io::Cursor;
 
 use image::codecs::gif::{GifDecoder, GifEncoder, Repeat};
-use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::PngEncoder;
 use image::metadata::Orientation;
-use image::{
-    AnimationDecoder, DynamicImage, ExtendedColorType, ImageDecoder, ImageEncoder, ImageReader,
-    Limits,
-};
+use image::{AnimationDecoder, DynamicImage, ImageDecoder, ImageReader, Limits};
 
 use super::Processed;
 use super::check::{
@@ -57,7 +53,7 @@ pub(super) fn fit_stored(image: DynamicImage) -> Result<DynamicImage, UploadErro
     }
     let scale = f64::from(MAX_STORED_SIDE) / f64::from(longer);
     let fit = |side: u32| ((f64::from(side) * scale).round() as u32).max(1);
-    generator::media::resized(&image, fit(w), fit(h)).map_err(encode_error)
+    crunch::resize(&image, fit(w), fit(h)).map_err(encode_error)
 }
 
 pub(super) fn reencode_still(
@@ -69,18 +65,15 @@ pub(super) fn reencode_still(
     let bytes = match kind {
         Kind::Jpeg => {
             // `into_*` reuses the decoded pixels when they are already of that kind.
-            let (pixels, color) = match image {
+            let (pixels, gray) = match image {
                 DynamicImage::ImageLuma8(_) | DynamicImage::ImageLumaA8(_) => {
-                    (image.into_luma8().into_raw(), ExtendedColorType::L8)
+                    (image.into_luma8().into_raw(), true)
                 }
-                _ => (image.into_rgb8().into_raw(), ExtendedColorType::Rgb8),
+                _ => (image.into_rgb8().into_raw(), false),
             };
             encode_lossy(JPEG_QUALITY as f32, |quality| {
-                let mut out = Vec::new();
-                JpegEncoder::new_with_quality(&mut out, quality as u8)
-                    .write_image(&pixels, width, height, color)
-                    .map_err(encode_error)?;
-                Ok(out)
+                crunch::jpeg_pixels(&pixels, width, height, gray, quality as u8)
+                    .map_err(encode_error)
             })?
         }
         Kind::Png => {
@@ -109,20 +102,14 @@ pub(super) fn reencode_still(
             } else {
                 image.into_rgb8().into_raw()
             };
-            let encoder = if has_alpha {
-                webp::Encoder::from_rgba(&pixels, width, height)
-            } else {
-                webp::Encoder::from_rgb(&pixels, width, height)
-            };
             let encode = |lossless: bool, quality: f32| {
-                let mut config = webp::WebPConfig::new()
-                    .map_err(|()| encode_error("libwebp has no default configuration"))?;
-                config.lossless = i32::from(lossless);
-                config.quality = quality;
-                encoder
-                    .encode_advanced(&config)
-                    .map(|memory| memory.to_vec())
-                    .map_err(|e| encode_error(format!("{e:?}")))
+                let how = crunch::WebP {
+                    lossless,
+                    quality,
+                    // libwebp's default effort.
+                    method: 4,
+                };
+                crunch::webp_pixels(&pixels, width, height, has_alpha, how).map_err(encode_error)
             };
             if webp_lossy {
                 encode_lossy(WEBP_QUALITY, |quality| encode(false, quality))?
