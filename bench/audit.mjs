@@ -1,5 +1,7 @@
 // Lighthouse audit (run with `just audit`): every public page of dist/, served by the real
-// server on loopback, audited one after another in headless Chromium with Lighthouse's
+// server on loopback, audited two at a time (AUDIT_WORKERS worker processes, each with a
+// headless Chromium of its own: Lighthouse keeps global state, so one process runs one audit
+// at a time) with Lighthouse's
 // default (mobile) settings: a Moto G Power-sized screen, simulated slow 4G and a 4x slower CPU.
 // Prints one markdown table and exits 1 when a page breaks a budget:
 //   - accessibility, best practices or SEO below 100, or any audit that counts towards
@@ -52,12 +54,16 @@ const CHROME_FLAGS = [
 // --- arguments -------------------------------------------------------------------------------
 const only = [];
 let reportDir;
+// A worker (started by this script) audits the pages it is given against `--worker BASE`, the
+// server the parent started, and prints its results as JSON.
+let workerBase;
 for (let i = 2; i < process.argv.length; i++) {
   const arg = process.argv[i];
   const [flag, inline] = arg.split(/=(.*)/s);
-  const value = inline ?? (['--only', '--report'].includes(flag) ? process.argv[++i] : undefined);
+  const value = inline ?? (['--only', '--report', '--worker'].includes(flag) ? process.argv[++i] : undefined);
   if (flag === '--only' && value) only.push(value);
   else if (flag === '--report' && value) reportDir = resolve(value);
+  else if (flag === '--worker' && value) workerBase = value;
   else {
     console.error(`bad argument ${arg}\nusage: node bench/audit.mjs [--only /path]... [--report DIR]`);
     process.exit(2);
@@ -99,8 +105,10 @@ const dataDir = join(tempDir, 'data');
 mkdirSync(dataDir);
 let server;
 let chrome;
+const workers = new Set();
 
 async function cleanUp() {
+  for (const w of workers) w.kill('SIGINT');
   if (chrome) {
     const c = chrome;
     chrome = undefined;
@@ -206,16 +214,17 @@ async function launchChrome() {
   });
 }
 
-// Lighthouse on one page. One browser serves every page: before each page Lighthouse opens
-// a new tab and clears the origin's storage and the browser's HTTP cache, so nothing
+// Lighthouse on one page. One browser serves a worker's pages: before each page Lighthouse
+// opens a new tab and clears the origin's storage and the browser's HTTP cache, so nothing
 // carries over. When Lighthouse itself fails to measure (now and then the trace it records
 // has no navigation start: NO_NAVSTART), the page is measured again in a fresh browser; a
-// failure that repeats fails the audit. Budget failures are never retried.
+// failure that repeats fails the audit. Budget failures are never retried. Two workers share
+// the CPU, which moves the timings (printed, not gated) but none of the budgets.
 const ATTEMPTS = 3;
 const retries = [];
 async function audit(url, route) {
   for (let attempt = 1; ; attempt++) {
-    if (server.exitCode !== null || server.signalCode !== null) {
+    if (server && (server.exitCode !== null || server.signalCode !== null)) {
       throw new Error(`the server stopped (${server.exitCode ?? server.signalCode}); ${route} could not be audited`);
     }
     let result;
@@ -251,65 +260,112 @@ const rows = [];
 const failures = [];
 const notes = []; // Lighthouse's own warnings about a run, printed but not gated
 let version = '';
+
+if (workerBase) {
+  // A worker: audit the pages given, in order, and print what was found.
+  const results = [];
+  try {
+    await launchChrome();
+    if (reportDir) mkdirSync(reportDir, { recursive: true });
+    for (const route of routes) {
+      const t0 = Date.now();
+      const result = await audit(`${workerBase}${route}`, route);
+      process.stderr.write(`${route}: ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+      results.push(check(route, result));
+    }
+  } finally {
+    await cleanUp();
+  }
+  process.stdout.write(JSON.stringify({ results, notes, retries, version }));
+  process.exit(0);
+}
+
+// The parent: one server, the pages dealt to the workers in turn, results in the pages' order.
 try {
   const base = await startServer();
-  await launchChrome();
-  if (reportDir) mkdirSync(reportDir, { recursive: true });
-
-  for (const [i, route] of routes.entries()) {
-    const t0 = Date.now();
-    process.stderr.write(`[${i + 1}/${routes.length}] ${route} … `);
-    const result = await audit(`${base}${route}`, route);
-    const lhr = result.lhr;
-    process.stderr.write(`${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
-    version = lhr.lighthouseVersion;
-    if (reportDir) writeFileSync(join(reportDir, `${route === '/' ? 'home' : route.slice(1).replaceAll('/', '_')}.html`), result.report);
-
-    const hasForm = readFileSync(htmlFile(route), 'utf8').includes('<form');
-    const code = codeBytes(lhr);
-    const total = num(lhr, 'total-byte-weight');
-    const cls = num(lhr, 'cumulative-layout-shift');
-    const row = {
-      route: hasForm ? `${route} (form)` : route,
-      perf: score(lhr, 'performance'),
-      a11y: score(lhr, 'accessibility'),
-      bp: score(lhr, 'best-practices'),
-      seo: score(lhr, 'seo'),
-      lcp: num(lhr, 'largest-contentful-paint'),
-      cls,
-      tbt: num(lhr, 'total-blocking-time'),
-      code,
-      total,
-    };
+  const count = Math.max(1, Math.min(Number(process.env.AUDIT_WORKERS ?? 2), routes.length));
+  const script = fileURLToPath(import.meta.url);
+  const dealt = Array.from({ length: count }, (_, w) => routes.filter((_, i) => i % count === w));
+  const outputs = await Promise.all(
+    dealt.map(
+      (share) =>
+        new Promise((ok, fail) => {
+          const args = [script, '--worker', base, ...share.flatMap((r) => ['--only', r]), ...(reportDir ? ['--report', reportDir] : [])];
+          const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+          workers.add(child);
+          let out = '';
+          child.stdout.on('data', (chunk) => (out += chunk));
+          child.once('exit', (code) => {
+            workers.delete(child);
+            if (code === 0) ok(JSON.parse(out));
+            else fail(new Error(`an audit worker (${share.join(' ')}) exited with ${code}`));
+          });
+        }),
+    ),
+  );
+  const byRoute = new Map();
+  for (const output of outputs) {
+    for (const result of output.results) byRoute.set(result.route, result);
+    notes.push(...output.notes);
+    retries.push(...output.retries);
+    version = output.version;
+  }
+  for (const route of routes) {
+    const { row, broken } = byRoute.get(route);
     rows.push(row);
-
-    const broken = [];
-    if (lhr.runtimeError) broken.push(`    Lighthouse could not audit the page: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
-    for (const warning of lhr.runWarnings ?? []) notes.push(`${route}: ${warning}`);
-    const names = { accessibility: 'accessibility', 'best-practices': 'best practices', seo: 'SEO' };
-    for (const category of BUDGET.categories) {
-      const s = score(lhr, category);
-      const failing = failingAudits(lhr, category);
-      if (s === 100 && !failing.length) continue;
-      broken.push(`    ${names[category]} ${s ?? 'not scored'} (budget 100); failing audits:`, ...failing);
-    }
-    if (!Number.isFinite(cls) || cls > 0) {
-      broken.push(`    CLS ${Number.isFinite(cls) ? cls.toFixed(4) : 'not measured'} (budget 0); the shifts:`, ...layoutShifts(lhr));
-    }
-    const codeBudget = hasForm ? BUDGET.codeBytesWithForm : BUDGET.codeBytes;
-    if (code > codeBudget) {
-      broken.push(
-        `    HTML+CSS+JS ${kb(code)} KB (budget ${kb(codeBudget)} KB${hasForm ? ', page with a form' : ''}); the largest:`,
-        ...largest(lhr, CODE_TYPES),
-      );
-    }
-    if (route === '/' && (!Number.isFinite(total) || total > BUDGET.homeTotalBytes)) {
-      broken.push(`    total transferred ${Number.isFinite(total) ? kb(total) : '?'} KB (budget ${kb(BUDGET.homeTotalBytes)} KB); the largest:`, ...largest(lhr));
-    }
     if (broken.length) failures.push({ route, broken });
   }
 } finally {
   await cleanUp();
+}
+
+/** One page's row of the table, and what it broke. */
+function check(route, result) {
+  const lhr = result.lhr;
+  version = lhr.lighthouseVersion;
+  if (reportDir) writeFileSync(join(reportDir, `${route === '/' ? 'home' : route.slice(1).replaceAll('/', '_')}.html`), result.report);
+
+  const hasForm = readFileSync(htmlFile(route), 'utf8').includes('<form');
+  const code = codeBytes(lhr);
+  const total = num(lhr, 'total-byte-weight');
+  const cls = num(lhr, 'cumulative-layout-shift');
+  const row = {
+    route: hasForm ? `${route} (form)` : route,
+    perf: score(lhr, 'performance'),
+    a11y: score(lhr, 'accessibility'),
+    bp: score(lhr, 'best-practices'),
+    seo: score(lhr, 'seo'),
+    lcp: num(lhr, 'largest-contentful-paint'),
+    cls,
+    tbt: num(lhr, 'total-blocking-time'),
+    code,
+    total,
+  };
+
+  const broken = [];
+  if (lhr.runtimeError) broken.push(`    Lighthouse could not audit the page: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+  for (const warning of lhr.runWarnings ?? []) notes.push(`${route}: ${warning}`);
+  const names = { accessibility: 'accessibility', 'best-practices': 'best practices', seo: 'SEO' };
+  for (const category of BUDGET.categories) {
+    const s = score(lhr, category);
+    const failing = failingAudits(lhr, category);
+    if (s === 100 && !failing.length) continue;
+    broken.push(`    ${names[category]} ${s ?? 'not scored'} (budget 100); failing audits:`, ...failing);
+  }
+  if (!Number.isFinite(cls) || cls > 0) {
+    broken.push(`    CLS ${Number.isFinite(cls) ? cls.toFixed(4) : 'not measured'} (budget 0); the shifts:`, ...layoutShifts(lhr));
+  }
+  const codeBudget = hasForm ? BUDGET.codeBytesWithForm : BUDGET.codeBytes;
+  if (code > codeBudget) {
+    broken.push(
+      `    HTML+CSS+JS ${kb(code)} KB (budget ${kb(codeBudget)} KB${hasForm ? ', page with a form' : ''}); the largest:`,
+      ...largest(lhr, CODE_TYPES),
+    );
+  }
+  if (route === '/' && (!Number.isFinite(total) || total > BUDGET.homeTotalBytes)) {
+    broken.push(`    total transferred ${Number.isFinite(total) ? kb(total) : '?'} KB (budget ${kb(BUDGET.homeTotalBytes)} KB); the largest:`, ...largest(lhr));
+  }
+  return { row, broken, route };
 }
 
 // --- report ----------------------------------------------------------------------------------
