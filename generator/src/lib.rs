@@ -9,7 +9,8 @@
 //! - turning into HTML: [`markdown`], [`sanitize`] (ammonia, on save and on render),
 //!   [`templates`] (Tera), [`seo`], [`slug`], [`media`] (responsive image variants),
 //!   [`assets`] and [`islands`] (the client bundles a page needs), [`pdf`] and [`policy`];
-//! - the pages: [`pages`] (content pages), [`form_pages`], [`donations`] (the donate page and
+//! - the pages: [`pages`] (content pages), [`form_pages`] and [`notices`] (the shells of the
+//!   pages the api answers itself), [`donations`] (the donate page and
 //!   the contribution rules the api checks too), [`blog`] (list pages, post pages, feed,
 //!   sitemap, and the incremental `changes` the api applies after a publish);
 //! - writing: [`output`] (atomic writes, `.br`/`.gz` siblings), driven
@@ -29,6 +30,7 @@ pub mod forms;
 pub mod islands;
 pub mod markdown;
 pub mod media;
+pub mod notices;
 pub mod output;
 pub mod pages;
 pub mod pdf;

@@ -107,6 +107,7 @@ pub fn all(inputs: &PageInputs) -> Result<Vec<Page>> {
         privacy(inputs),
         not_found(inputs),
         admin_shell(inputs),
+        notice_shell(inputs),
     ]
     .into_iter()
     .chain(forms::ALL.iter().flat_map(|form| form_pages(inputs, form)))
@@ -344,6 +345,30 @@ fn admin_shell(inputs: &PageInputs) -> Page {
         template: "pages/admin.html",
         meta,
         data: vec![],
+    }
+}
+
+/// The shell of the short pages the server answers itself (a newsletter link's Confirm and
+/// Unsubscribe pages, and what they say after): the site's layout with markers for the title
+/// and the content (see [`crate::notices`]). Not for search results.
+fn notice_shell(inputs: &PageInputs) -> Page {
+    let site = &inputs.content.site;
+    let meta = Meta {
+        title: format!("{} | {}", crate::notices::NOTICE_TITLE, site.abbreviation),
+        description: format!("A message from the {}.", site.name),
+        keywords: String::new(),
+    };
+    let mut meta = inputs.meta("/", &meta);
+    meta.noindex = true;
+    Page {
+        route: None,
+        output: crate::notices::NOTICE_SHELL.into(),
+        template: "pages/notice.html",
+        meta,
+        data: vec![
+            ("title", json!(crate::notices::NOTICE_TITLE)),
+            ("marker", json!(crate::notices::NOTICE_MARKER)),
+        ],
     }
 }
 

@@ -5,7 +5,7 @@
 // it, with a plain HTTP request.
 import { type Page } from '@playwright/test';
 import { panel, signIn, tab } from './admin-fixtures';
-import { expect, test as base, toastRegion, uniqueEmail } from './fixtures';
+import { expect, expectAccessible, test as base, toastRegion, uniqueEmail } from './fixtures';
 import { type Server, startServer } from './server';
 import { type SmtpSink, startSmtpSink } from './smtp';
 
@@ -55,6 +55,10 @@ test('sign up, confirm from the mail, see Confirmed in the admin, then unsubscri
   const confirm = linkPath(confirmation.text, '/newsletter/confirm/');
   await page.goto(confirm);
   await expect(page.getByRole('heading', { level: 1, name: 'Confirm your subscription' })).toBeVisible();
+  // In the site's own layout: its header and footer around the question.
+  await expect(page).toHaveTitle(/^Confirm your subscription \| /);
+  await expect(page.getByRole('contentinfo')).toBeVisible();
+  await expectAccessible(page);
   await expect(page.getByText('By confirming, you agree')).toBeVisible();
   // Opening the link confirmed nothing: a mail scanner that fetches it must not.
   await signIn(page);

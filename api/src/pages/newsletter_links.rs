@@ -8,13 +8,15 @@
 //!
 //! Every answer is `no-store` and `noindex`: the address holds a personal link.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use generator::notices;
 use warp::Filter;
 use warp::filters::BoxedFilter;
 use warp::http::{HeaderValue, StatusCode, header};
 use warp::reply::Response;
 
-use crate::domain::mail::Mail;
-use crate::domain::mail::message::escape;
 use crate::domain::mail::newsletter;
 use crate::domain::mail::tokens::Confirm;
 use crate::http::error::ApiError;
@@ -23,8 +25,19 @@ use crate::state::{AppState, Desk};
 /// A token is an id, an expiry and 32 hex digits; anything much longer is not one.
 const MAX_TOKEN: usize = 100;
 
+/// What the link pages use: the database, clock and mail, and the site's page shell.
+#[derive(Clone)]
+struct Links {
+    desk: Desk,
+    /// The built site, for the shell the pages are drawn in.
+    dist: Arc<PathBuf>,
+}
+
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    let state = state.desk();
+    let state = Links {
+        desk: state.desk(),
+        dist: Arc::new(state.config.dist_dir.clone()),
+    };
     let confirm_page = warp::path!("newsletter" / "confirm" / String)
         .and(warp::get())
         .then({
@@ -57,175 +70,202 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 }
 
 /// GET /newsletter/confirm/{token}
-async fn show_confirm(state: Desk, token: String) -> Response {
-    let (mail, now) = (state.mail.clone(), state.clock.now());
+async fn show_confirm(links: Links, token: String) -> Response {
+    let (mail, now) = (links.desk.mail.clone(), links.desk.clock.now());
     let checked = if token.len() > MAX_TOKEN {
         Ok(Confirm::Invalid)
     } else {
         let t = token.clone();
-        state
+        links
+            .desk
             .db
             .read(move |c| newsletter::check_confirm(&mail, c, &t, now))
             .await
     };
-    let p = &state.mail.texts.pages;
+    let p = &links.desk.mail.texts.pages;
     match checked {
         Ok(Confirm::Valid) => {
-            let consent = state
+            let consent = links
+                .desk
                 .mail
-                .fill(&state.mail.texts.newsletter.consent_text, &[]);
+                .fill(&links.desk.mail.texts.newsletter.consent_text, &[]);
             page(
-                &state.mail,
+                &links,
                 StatusCode::OK,
                 &p.confirm_title,
                 &[&p.confirm_intro, &consent],
                 Some((&format!("/newsletter/confirm/{token}"), &p.confirm_button)),
             )
+            .await
         }
-        other => link_problem(&state.mail, other.map(|c| c == Confirm::Expired)),
+        other => link_problem(&links, other.map(|c| c == Confirm::Expired)).await,
     }
 }
 
 /// POST /newsletter/confirm/{token}
-async fn confirm(state: Desk, token: String) -> Response {
-    let (mail, now) = (state.mail.clone(), state.clock.now());
+async fn confirm(links: Links, token: String) -> Response {
+    let (mail, now) = (links.desk.mail.clone(), links.desk.clock.now());
     let done = if token.len() > MAX_TOKEN {
         Ok(Confirm::Invalid)
     } else {
-        state
+        links
+            .desk
             .db
             .write(move |tx| newsletter::confirm(&mail, tx, &token, now))
             .await
     };
-    let p = &state.mail.texts.pages;
+    let p = &links.desk.mail.texts.pages;
     match done {
         Ok(Confirm::Valid) => {
-            state.mail.wake();
+            links.desk.mail.wake();
             page(
-                &state.mail,
+                &links,
                 StatusCode::OK,
                 &p.confirmed_title,
                 &[&p.confirmed_text],
                 None,
             )
+            .await
         }
-        other => link_problem(&state.mail, other.map(|c| c == Confirm::Expired)),
+        other => link_problem(&links, other.map(|c| c == Confirm::Expired)).await,
     }
 }
 
 /// GET /newsletter/unsubscribe/{token}
-async fn show_unsubscribe(state: Desk, token: String) -> Response {
-    let mail = state.mail.clone();
+async fn show_unsubscribe(links: Links, token: String) -> Response {
+    let mail = links.desk.mail.clone();
     let good = if token.len() > MAX_TOKEN {
         Ok(false)
     } else {
         let t = token.clone();
-        state
+        links
+            .desk
             .db
             .read(move |c| newsletter::check_unsubscribe(&mail, c, &t))
             .await
     };
-    let p = &state.mail.texts.pages;
+    let p = &links.desk.mail.texts.pages;
     match good {
-        Ok(true) => page(
-            &state.mail,
-            StatusCode::OK,
-            &p.unsubscribe_title,
-            &[&p.unsubscribe_intro],
-            Some((
-                &format!("/newsletter/unsubscribe/{token}"),
-                &p.unsubscribe_button,
-            )),
-        ),
-        other => link_problem(&state.mail, other.map(|_| false)),
+        Ok(true) => {
+            page(
+                &links,
+                StatusCode::OK,
+                &p.unsubscribe_title,
+                &[&p.unsubscribe_intro],
+                Some((
+                    &format!("/newsletter/unsubscribe/{token}"),
+                    &p.unsubscribe_button,
+                )),
+            )
+            .await
+        }
+        other => link_problem(&links, other.map(|_| false)).await,
     }
 }
 
 /// POST /newsletter/unsubscribe/{token}: the page's button, or one-click (RFC 8058).
-async fn unsubscribe(state: Desk, token: String) -> Response {
-    let (mail, now) = (state.mail.clone(), state.clock.now());
+async fn unsubscribe(links: Links, token: String) -> Response {
+    let (mail, now) = (links.desk.mail.clone(), links.desk.clock.now());
     let done = if token.len() > MAX_TOKEN {
         Ok(false)
     } else {
-        state
+        links
+            .desk
             .db
             .write(move |tx| newsletter::unsubscribe(&mail, tx, &token, now))
             .await
     };
-    let p = &state.mail.texts.pages;
+    let p = &links.desk.mail.texts.pages;
     match done {
-        Ok(true) => page(
-            &state.mail,
-            StatusCode::OK,
-            &p.unsubscribed_title,
-            &[&p.unsubscribed_text],
-            None,
-        ),
-        other => link_problem(&state.mail, other.map(|_| false)),
+        Ok(true) => {
+            page(
+                &links,
+                StatusCode::OK,
+                &p.unsubscribed_title,
+                &[&p.unsubscribed_text],
+                None,
+            )
+            .await
+        }
+        other => link_problem(&links, other.map(|_| false)).await,
     }
 }
 
 /// The page for a link that is expired (`Ok(true)`), not valid (`Ok(false)`), or could not
 /// be looked at.
-fn link_problem(mail: &Mail, expired: Result<bool, ApiError>) -> Response {
-    let p = &mail.texts.pages;
+async fn link_problem(links: &Links, expired: Result<bool, ApiError>) -> Response {
+    let p = &links.desk.mail.texts.pages;
     match expired {
-        Ok(true) => page(
-            mail,
-            StatusCode::GONE,
-            &p.expired_title,
-            &[&p.expired_text],
-            None,
-        ),
-        Ok(false) => page(
-            mail,
-            StatusCode::NOT_FOUND,
-            &p.invalid_title,
-            &[&p.invalid_text],
-            None,
-        ),
+        Ok(true) => {
+            page(
+                links,
+                StatusCode::GONE,
+                &p.expired_title,
+                &[&p.expired_text],
+                None,
+            )
+            .await
+        }
+        Ok(false) => {
+            page(
+                links,
+                StatusCode::NOT_FOUND,
+                &p.invalid_title,
+                &[&p.invalid_text],
+                None,
+            )
+            .await
+        }
         Err(e) => {
             tracing::error!(error = %e, "a newsletter link could not be looked up");
             page(
-                mail,
+                links,
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "Something went wrong",
                 &["Please try again in a minute."],
                 None,
             )
+            .await
         }
     }
 }
 
-/// A small page of its own (no scripts, no tracking), with an optional one-button form.
-fn page(
-    mail: &Mail,
+/// Used when the built site has no notice shell (a broken deploy): the words still reach the
+/// visitor, without the site around them.
+const BARE_SHELL: &str = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+    <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+    <meta name=\"robots\" content=\"noindex\"><title>__NOTICE_TITLE__</title></head>\
+    <body><main><h1>__NOTICE_TITLE__</h1><!--notice--></main></body></html>\n";
+
+/// A page in the site's layout (the generator's notice shell) with `title`, `paragraphs` and
+/// an optional one-button form, the texts filled in with the party's name.
+async fn page(
+    links: &Links,
     status: StatusCode,
     title: &str,
     paragraphs: &[&str],
     button: Option<(&str, &str)>,
 ) -> Response {
-    let party = escape(&mail.party);
-    let title = escape(&mail.fill(title, &[]));
-    let mut body = String::new();
-    for p in paragraphs {
-        body.push_str(&format!("<p>{}</p>\n", escape(&mail.fill(p, &[]))));
-    }
-    if let Some((action, label)) = button {
-        body.push_str(&format!(
-            "<form method=\"post\" action=\"{}\"><button type=\"submit\">{}</button></form>\n",
-            escape(action),
-            escape(&mail.fill(label, &[]))
-        ));
-    }
-    let html = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <meta name=\"robots\" content=\"noindex\"><title>{title} | {party}</title>\
-         <style>body{{font-family:system-ui,sans-serif;line-height:1.5;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#1f2937}}\
-         button{{font:inherit;font-weight:600;padding:.6rem 1.4rem;border:0;border-radius:.4rem;background:#1e3a8a;color:#fff;cursor:pointer}}\
-         button:focus-visible{{outline:3px solid #f59e0b;outline-offset:2px}}a{{color:#1e3a8a}}</style></head>\n\
-         <body><header><a href=\"/\">{party}</a></header><main><h1>{title}</h1>\n{body}</main></body></html>\n"
+    let mail = &links.desk.mail;
+    let shell_path = links.dist.join(notices::NOTICE_SHELL);
+    let shell = match tokio::fs::read_to_string(&shell_path).await {
+        Ok(shell) => shell,
+        Err(e) => {
+            tracing::error!(file = %shell_path.display(), error = %e, "the notice page's shell is missing; run `just build`");
+            BARE_SHELL.to_owned()
+        }
+    };
+    let title = mail.fill(title, &[]);
+    let paragraphs: Vec<String> = paragraphs.iter().map(|p| mail.fill(p, &[])).collect();
+    let paragraphs: Vec<&str> = paragraphs.iter().map(String::as_str).collect();
+    let button = button.map(|(action, label)| (action, mail.fill(label, &[])));
+    let html = notices::fill_notice(
+        &shell,
+        &title,
+        &paragraphs,
+        button
+            .as_ref()
+            .map(|(action, label)| (*action, label.as_str())),
     );
     let mut res = Response::new(html.into());
     *res.status_mut() = status;

@@ -49,6 +49,18 @@ impl TestApp {
             )
             .unwrap();
         }
+        // And the shell of the pages the newsletter's links open.
+        let notice = dist.join(generator::notices::NOTICE_SHELL);
+        std::fs::create_dir_all(notice.parent().unwrap()).unwrap();
+        std::fs::write(
+            notice,
+            format!(
+                "<title>{0}</title><main><h1>{0}</h1>{1}</main>",
+                generator::notices::NOTICE_TITLE,
+                generator::notices::NOTICE_MARKER
+            ),
+        )
+        .unwrap();
         let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../generator/tests/fixtures/site/content");
         let mut config = Config::for_tests(dir.path().join("data"), dist, content);

@@ -110,9 +110,9 @@ fn builds_the_home_page_with_metadata_islands_and_assets() {
 fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
     let (_tmp, opts) = project();
     let report = generator::build(&opts, &EchoRenderer).unwrap();
-    // Eleven routed pages, the 404 and the admin shell, then a thank-you page and a problem
-    // shell per form.
-    assert_eq!(report.pages, 18);
+    // Eleven routed pages, the 404, the admin shell and the notice shell, then a thank-you
+    // page and a problem shell per form.
+    assert_eq!(report.pages, 19);
     let expected = [
         ("leadership/index.html", vec!["AboutPage"]),
         ("issues/index.html", vec!["WebPage"]),
@@ -274,6 +274,22 @@ fn the_404_page_comes_from_content_and_is_not_indexed() {
     assert!(
         html.contains(r#"href="/contact""#) && html.contains("Tell the fixture what you wanted")
     );
+}
+
+#[test]
+fn the_notice_shell_is_the_sites_layout_with_its_markers_and_is_not_indexed() {
+    use generator::notices::{NOTICE_MARKER, NOTICE_SHELL, NOTICE_TITLE, fill_notice};
+    let (_tmp, opts) = project();
+    generator::build(&opts, &EchoRenderer).unwrap();
+    let shell = read(&opts, NOTICE_SHELL);
+    assert!(shell.contains(r#"<meta name="robots" content="noindex">"#));
+    assert!(shell.contains(&format!("<title>{NOTICE_TITLE} | FXP</title>")));
+    assert!(shell.contains(NOTICE_MARKER) && shell.contains(r#"id="site-footer""#));
+    let page = fill_notice(&shell, "You are unsubscribed", &["No more mail."], None);
+    assert!(page.contains("<title>You are unsubscribed | FXP</title>"));
+    assert!(page.contains(">You are unsubscribed</h1>") && page.contains("No more mail."));
+    assert!(!page.contains(NOTICE_TITLE), "every place the title goes is filled");
+    assert!(!read(&opts, "sitemap.xml").contains(".pages"));
 }
 
 #[test]

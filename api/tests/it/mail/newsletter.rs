@@ -81,10 +81,15 @@ async fn confirm_by_post_then_welcome_with_one_click_unsubscribe() {
     assert_eq!(page.headers()["cache-control"], "no-store");
     let html = text(&page);
     assert!(
-        html.contains(&format!("<form method=\"post\" action=\"{confirm}\">")),
+        html.contains(&format!("<form method=\"post\" action=\"{confirm}\"")),
         "{html}"
     );
     assert!(html.contains(">Confirm</button>"), "{html}");
+    // In the site's own layout (the generator's shell), titled for what it asks.
+    assert!(
+        html.starts_with("<title>Confirm your subscription</title>"),
+        "{html}"
+    );
     assert!(
         html.contains("By confirming, you agree"),
         "the consent text: {html}"
