@@ -2,6 +2,14 @@
 //! correctly signed event (`STRIPE_WEBHOOK_SECRET`, five minutes' tolerance) changes
 //! anything; each event applies once; events we do not use are acknowledged and ignored, so
 //! Stripe stops sending them.
+//!
+//! A payment's outcome (`payment_intent.*`) is in [`payment_events`]; money going back
+//! (`charge.refunded`, `refund.updated`, `charge.dispute.*`) in [`money_events`]. When an
+//! event cannot be applied yet (Stripe's refund list could not be read), the answer is an
+//! error, so Stripe sends it again later.
+
+mod money_events;
+mod payment_events;
 
 use bytes::Bytes;
 use serde_json::json;
@@ -10,8 +18,6 @@ use warp::filters::BoxedFilter;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
-use crate::domain::donations::{self, Applied, Outcome, PaymentEvent};
-use crate::domain::mail::receipt;
 use crate::http::error::ApiError;
 use crate::http::filters::limited_body;
 use crate::state::AppState;
@@ -29,6 +35,14 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .boxed()
 }
 
+/// The event's own details, for applying it once and dating what it reports.
+pub(super) struct Meta {
+    pub id: String,
+    pub kind: String,
+    /// When Stripe made the event: a dispute's closing date.
+    pub created: jiff::Timestamp,
+}
+
 async fn webhook(
     state: AppState,
     signature: Option<String>,
@@ -36,7 +50,7 @@ async fn webhook(
 ) -> Result<Response, Rejection> {
     // With payments off there is no webhook: a stray post (a scanner, an old endpoint in
     // a Stripe dashboard) is nothing to raise an alarm about.
-    let Some(payments) = state.payments.as_ref() else {
+    let Some(payments) = state.payments.clone() else {
         tracing::info!("a Stripe webhook arrived while payments are off");
         return Err(ApiError::NotFound("Payments are not set up on this site.".into()).into());
     };
@@ -53,79 +67,29 @@ async fn webhook(
         tracing::warn!(error = %e, "refused a Stripe webhook");
         ApiError::BadRequest("The event's signature is not valid.".into())
     })?;
-    let (outcome, intent) = match event.data.object {
-        EventObject::PaymentIntentSucceeded(pi) => (Outcome::Succeeded, pi),
-        EventObject::PaymentIntentPaymentFailed(pi) => (Outcome::Failed, pi),
-        EventObject::PaymentIntentCanceled(pi) => (Outcome::Canceled, pi),
-        _ => {
-            tracing::debug!(event = %event.id, kind = %event.type_, "ignored a Stripe event");
-            return Ok(received());
-        }
+    let meta = Meta {
+        id: event.id.to_string(),
+        kind: event.type_.to_string(),
+        created: jiff::Timestamp::from_second(event.created).unwrap_or_else(|_| state.clock.now()),
     };
-    let payment = PaymentEvent {
-        event_id: event.id.to_string(),
-        event_type: event.type_.to_string(),
-        outcome,
-        intent_id: intent.id.to_string(),
-        amount_cents: intent.amount,
-        currency: intent.currency.to_string(),
-        donation_id: intent
-            .metadata
-            .get("donation_id")
-            .and_then(|id| id.parse().ok()),
-    };
-    let applied = {
-        let payment = payment.clone();
-        let (mail, now) = (state.mail.clone(), state.clock.now());
-        state
-            .db
-            .write(move |c| {
-                let applied = donations::apply(c, &payment)?;
-                // The receipt commits with the completion, or neither happens.
-                if let Applied::Changed {
-                    id,
-                    to: "completed",
-                    ..
-                } = applied
-                {
-                    receipt::queue(&mail, c, id, now)?;
-                }
-                Ok(applied)
-            })
-            .await?
-    };
-    if matches!(
-        applied,
-        Applied::Changed {
-            to: "completed",
-            ..
+    match event.data.object {
+        EventObject::PaymentIntentSucceeded(pi)
+        | EventObject::PaymentIntentPaymentFailed(pi)
+        | EventObject::PaymentIntentCanceled(pi) => {
+            payment_events::apply(&state, &meta, &pi).await?
         }
-    ) {
-        state.mail.wake();
-    }
-    let (event_id, intent_id) = (&payment.event_id, &payment.intent_id);
-    match applied {
-        Applied::Changed { id, from, to } => {
-            tracing::info!(donation = id, %from, %to, event = %event_id, "donation status changed")
+        EventObject::ChargeRefunded(charge) => {
+            money_events::charge_refunded(&state, &payments, &meta, &charge).await?
         }
-        Applied::Duplicate => tracing::info!(event = %event_id, "Stripe event already applied"),
-        Applied::Unchanged { id, status } => tracing::info!(
-            donation = id,
-            %status,
-            event = %event_id,
-            kind = %payment.event_type,
-            "Stripe event changes nothing"
-        ),
-        Applied::Unknown => {
-            tracing::warn!(intent = %intent_id, event = %event_id, "Stripe event for a payment we do not know")
+        EventObject::RefundUpdated(refund)
+        | EventObject::RefundFailed(refund)
+        | EventObject::ChargeRefundUpdated(refund) => {
+            money_events::refund_updated(&state, &meta, &refund).await?
         }
-        Applied::Mismatch { id } => tracing::error!(
-            donation = id,
-            intent = %intent_id,
-            cents = payment.amount_cents,
-            currency = %payment.currency,
-            "a payment succeeded with another amount or currency than the gift: left as it was for a person to check"
-        ),
+        EventObject::ChargeDisputeCreated(dispute) | EventObject::ChargeDisputeClosed(dispute) => {
+            money_events::dispute(&state, &meta, &dispute).await?
+        }
+        _ => tracing::debug!(event = %meta.id, kind = %meta.kind, "ignored a Stripe event"),
     }
     Ok(received())
 }
