@@ -288,7 +288,16 @@ pub fn record(
             .optional()?;
     }
     let at = sql_time(now);
-    let refunded_at = sql_time(r.created);
+    // Stripe dates to the second, we to the millisecond: a refund in the same second as its
+    // gift (or on a skewed clock) is dated with the gift, never before it.
+    let refunded_at = |donation_id: i64| -> rusqlite::Result<String> {
+        let gift: String = conn.query_row(
+            "SELECT created_at FROM donations WHERE id = ?1",
+            [donation_id],
+            |row| row.get(0),
+        )?;
+        Ok(sql_time(r.created).max(gift))
+    };
     match existing {
         Some((id, donation_id, old, origin)) => {
             let moves = rank(status) > rank(&old);
@@ -303,7 +312,7 @@ pub fn record(
                     moves,
                     status,
                     r.amount_cents,
-                    refunded_at,
+                    refunded_at(donation_id)?,
                     year_of(tz, r.created),
                     at
                 ],
@@ -335,7 +344,7 @@ pub fn record(
                     r.amount_cents,
                     status,
                     reason,
-                    refunded_at,
+                    refunded_at(donation_id)?,
                     year_of(tz, r.created),
                     at
                 ],

@@ -4,7 +4,8 @@
 //! into `SA11AI` / `SB28A` records.
 //!
 //! The aggregate as of a gift is what the donor gave in the gift's calendar year up to and
-//! including it, less what was refunded to them in that same year before it. A gift is
+//! including it, less what was refunded to them in that same year before it (a refund is never
+//! dated before its own gift, so it never lowers the aggregate shown with that gift). A gift is
 //! itemized when that aggregate, or the donor's aggregate at their last gift in the range,
 //! passes the threshold (`content/site.yaml`): once a donor passes $200, all their gifts in
 //! the report are itemized. A refund is itemized when the gift it returns was.
@@ -30,7 +31,7 @@ pub fn aggregate_sql() -> String {
                JOIN donations h ON h.id = r.donation_id \
              WHERE h.donor_email = d.donor_email AND h.contribution_year = d.contribution_year \
                AND h.status = 'completed' AND r.refund_year = d.contribution_year \
-               AND r.status IN {COUNTED} AND r.refunded_at <= d.created_at))"
+               AND r.status IN {COUNTED} AND r.refunded_at < d.created_at))"
     )
 }
 
