@@ -18,6 +18,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::domain::clock::sql_time;
 
 pub mod attention;
+pub mod disputes;
 pub mod refunds;
 
 /// How long an unpaid gift holds its place in the donor's yearly total.

@@ -8,7 +8,8 @@ use jiff::Timestamp;
 use rusqlite::Connection;
 
 use crate::domain::audit::{self, Action};
-use crate::domain::donations::refunds::{DisputeRecorded, Recorded};
+use crate::domain::donations::disputes::DisputeRecorded;
+use crate::domain::donations::refunds::Recorded;
 use crate::domain::mail::receipt::usd;
 use crate::domain::mail::{Mail, money_alerts, refund_notice};
 
@@ -75,6 +76,7 @@ pub fn after_dispute(
         closed_now,
         status,
         chargeback,
+        ..
     } = recorded
     else {
         return Ok(false);

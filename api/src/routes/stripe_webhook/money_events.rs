@@ -9,9 +9,8 @@ use stripe_shared::{Charge, Dispute, Refund};
 
 use super::Meta;
 use crate::domain::donations;
-use crate::domain::donations::refunds::{
-    self, DisputeRecorded, Recorded, StripeDispute, StripeRefund,
-};
+use crate::domain::donations::disputes::{DisputeRecorded, StripeDispute};
+use crate::domain::donations::refunds::{self, Recorded, StripeRefund};
 use crate::domain::money_back;
 use crate::domain::payments::{Payments, refund_of};
 use crate::http::error::ApiError;
@@ -144,7 +143,7 @@ pub(super) async fn dispute(
             if !donations::first_time(c, &event, &kind)? {
                 return Ok(None);
             }
-            let recorded = refunds::record_dispute(c, &tz, &d, at, now)?;
+            let recorded = refunds::apply_dispute(c, &tz, &d, at, now)?;
             let queued = money_back::after_dispute(&mail, c, &d.id, &recorded, now)?;
             Ok(Some((recorded, queued)))
         })

@@ -1,4 +1,5 @@
 use super::*;
+use crate::domain::donations::disputes::*;
 use crate::domain::donations::totals;
 use crate::store::db::Db;
 use serde_json::json;
@@ -316,7 +317,7 @@ async fn a_dispute_closed_before_it_was_opened_is_lost_once() {
     let db = gift().await;
     let (now, closed_at) = (at("2026-05-01T12:00:00Z"), at("2026-05-01T11:00:00Z"));
     let closed = db
-        .write(move |c| record_dispute(c, &tz(), &dispute("lost"), closed_at, now))
+        .write(move |c| apply_dispute(c, &tz(), &dispute("lost"), closed_at, now))
         .await
         .unwrap();
     assert!(matches!(
@@ -330,7 +331,7 @@ async fn a_dispute_closed_before_it_was_opened_is_lost_once() {
     // The late "created" and a replayed "closed" change nothing.
     for status in ["needs_response", "lost"] {
         let late = db
-            .write(move |c| record_dispute(c, &tz(), &dispute(status), closed_at, now))
+            .write(move |c| apply_dispute(c, &tz(), &dispute(status), closed_at, now))
             .await
             .unwrap();
         assert!(
@@ -349,7 +350,7 @@ async fn a_dispute_closed_before_it_was_opened_is_lost_once() {
 async fn a_won_dispute_leaves_the_gift_whole() {
     let db = gift().await;
     let now = at("2026-05-01T12:00:00Z");
-    db.write(move |c| record_dispute(c, &tz(), &dispute("needs_response"), now, now))
+    db.write(move |c| apply_dispute(c, &tz(), &dispute("needs_response"), now, now))
         .await
         .unwrap();
     assert!(db.read(|c| open_dispute(c, 1)).await.unwrap());
@@ -360,7 +361,7 @@ async fn a_won_dispute_leaves_the_gift_whole() {
         Err(Refused::NotRefundable(_))
     ));
     let won = db
-        .write(move |c| record_dispute(c, &tz(), &dispute("won"), now, now))
+        .write(move |c| apply_dispute(c, &tz(), &dispute("won"), now, now))
         .await
         .unwrap();
     assert!(matches!(
