@@ -45,6 +45,7 @@ mod routes;
 
 pub use events::{event_at, event_for, now, sign};
 pub use intents::Outcome;
+pub use money::Refusal;
 use routes::reply;
 
 /// The card number Stripe's docs use for "generic decline".

@@ -59,52 +59,44 @@ impl State {
         amount: Option<i64>,
         reason: Option<&str>,
         metadata: serde_json::Map<String, Value>,
-    ) -> Result<(Value, Value), Response> {
+    ) -> Result<(Value, Value), Refusal> {
         let Some(charge) = self.charge_of(intent_id) else {
-            return Err(stripe_error(
-                StatusCode::BAD_REQUEST,
-                "invalid_request_error",
-                Some("resource_missing"),
-                &format!(
+            return Err(Refusal {
+                code: "resource_missing",
+                message: format!(
                     "This PaymentIntent ({intent_id}) does not have a successful charge to refund."
                 ),
-            ));
+            });
         };
         if charge["disputed"] == true {
-            return Err(stripe_error(
-                StatusCode::BAD_REQUEST,
-                "invalid_request_error",
-                Some("charge_disputed"),
-                "This charge has been disputed and cannot be refunded.",
-            ));
+            return Err(Refusal {
+                code: "charge_disputed",
+                message: "This charge has been disputed and cannot be refunded.".to_owned(),
+            });
         }
         let left = charge["amount"].as_i64().unwrap_or(0)
             - charge["amount_refunded"].as_i64().unwrap_or(0);
         if left <= 0 {
-            return Err(stripe_error(
-                StatusCode::BAD_REQUEST,
-                "invalid_request_error",
-                Some("charge_already_refunded"),
-                &format!(
+            return Err(Refusal {
+                code: "charge_already_refunded",
+                message: format!(
                     "Charge {} has already been refunded.",
                     charge["id"].as_str().unwrap_or_default()
                 ),
-            ));
+            });
         }
         let amount = amount.unwrap_or(left);
         if amount <= 0 || amount > left {
-            return Err(stripe_error(
-                StatusCode::BAD_REQUEST,
-                "invalid_request_error",
-                Some("amount_too_large"),
-                &format!(
+            return Err(Refusal {
+                code: "amount_too_large",
+                message: format!(
                     "Refund amount (${}.{:02}) is greater than unrefunded amount on charge (${}.{:02})",
                     amount / 100,
                     amount % 100,
                     left / 100,
                     left % 100
                 ),
-            ));
+            });
         }
         let id = format!("re_fake_{}", random_id(16));
         let refund = json!({
@@ -203,7 +195,7 @@ impl FakeStripe {
                     }
                     (refund, event)
                 }
-                Err(response) => return response,
+                Err(refusal) => return refusal.response(),
             }
         };
         let (refund, event) = made;
@@ -246,12 +238,12 @@ impl FakeStripe {
     }
 
     /// A refund made in Stripe's dashboard: no metadata of ours. Returns the refund and the
-    /// event sent (`charge.refunded`), or Stripe's error.
+    /// event sent (`charge.refunded`), or why Stripe would refuse it.
     pub async fn refund_from_dashboard(
         &self,
         intent: &str,
         amount: Option<i64>,
-    ) -> Result<(Value, Value), Response> {
+    ) -> Result<(Value, Value), Refusal> {
         let made = self.lock().refund(
             intent,
             amount,
@@ -358,6 +350,24 @@ impl FakeStripe {
     /// A stored refund, as Stripe would return it.
     pub fn refund(&self, id: &str) -> Option<Value> {
         self.lock().refunds.get(id).cloned()
+    }
+}
+
+/// Why a refund cannot be made: Stripe's error code and message (a 400).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl Refusal {
+    pub(crate) fn response(&self) -> Response {
+        stripe_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request_error",
+            Some(self.code),
+            &self.message,
+        )
     }
 }
 

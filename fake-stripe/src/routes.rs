@@ -162,7 +162,7 @@ impl FakeStripe {
                     .await
                 {
                     Ok((refund, _)) => reply(StatusCode::OK, &refund),
-                    Err(error) => error,
+                    Err(refusal) => refusal.response(),
                 }
             }
             ("POST", ["payment_intents", id, "dispute"]) => {
