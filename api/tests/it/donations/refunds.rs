@@ -297,3 +297,34 @@ async fn when_stripe_refuses_nothing_counts_and_the_amount_is_free_again() {
         (Some("40.00"), Some("0.00"))
     );
 }
+
+#[tokio::test]
+async fn without_stripe_a_gift_cannot_be_refunded_and_an_unknown_one_is_not_found() {
+    let app = TestApp::new();
+    app.exec(
+        "INSERT INTO donations (id, amount_cents, donor_name, donor_email, donor_address, donor_city, \
+             donor_state, donor_zip_code, status, payment_intent_id) \
+         VALUES (7, 2500, 'Di Fox', 'di@example.org', '3 Elm', 'Troy', 'NY', '12180', 'completed', 'pi_7');",
+    )
+    .await;
+    let token = app.login().await;
+    let body = json!({ "amount": 5, "reason": "No Stripe" });
+    let res = app
+        .admin(
+            "POST",
+            "/api/admin/donations/7/refund",
+            &token,
+            Some(body.clone()),
+        )
+        .await;
+    assert_eq!(res.status(), 503);
+    assert_eq!(
+        message(&res),
+        "Payments are not set up, so nothing can be refunded."
+    );
+    let res = app
+        .admin("POST", "/api/admin/donations/8/refund", &token, Some(body))
+        .await;
+    assert_eq!(res.status(), 404);
+    assert_eq!(app.count("donation_refunds").await, 0);
+}

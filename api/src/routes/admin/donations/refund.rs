@@ -49,9 +49,17 @@ async fn refund(
     }
     let cents = refunds::parse_amount(body.get("amount")).map_err(ApiError::from)?;
     let reason = refunds::parse_reason(body.get("reason")).map_err(ApiError::from)?;
-    let payments = state.payments.clone().ok_or_else(|| {
-        ApiError::Unavailable("Payments are not set up, so nothing can be refunded.".into())
-    })?;
+    let Some(payments) = state.payments.clone() else {
+        // No gift can be refunded without Stripe, but one that does not exist is still
+        // "not found" rather than "unavailable".
+        return Err(match super::donation(&state, id).await? {
+            Some(_) => {
+                ApiError::Unavailable("Payments are not set up, so nothing can be refunded.".into())
+            }
+            None => ApiError::NotFound(format!("There is no donation {id}.")),
+        }
+        .into());
+    };
     let (now, tz) = (state.clock.now(), state.site.tz());
     let asked = {
         let reason = reason.clone();
