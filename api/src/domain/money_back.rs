@@ -27,6 +27,7 @@ pub fn after_refund(
         origin,
         newly_counted,
         newly_failed,
+        recovered,
     } = recorded
     else {
         return Ok(false);
@@ -34,7 +35,7 @@ pub fn after_refund(
     let mut queued = false;
     if *newly_counted {
         queued |= refund_notice::queue(mail, conn, *id, now)?;
-        if origin == "stripe" {
+        if origin == "stripe" || *recovered {
             let cents: i64 = conn.query_row(
                 "SELECT amount_cents FROM donation_refunds WHERE id = ?1",
                 [id],

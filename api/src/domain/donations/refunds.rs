@@ -245,6 +245,9 @@ pub enum Recorded {
         newly_counted: bool,
         /// The refund failed or was canceled after being asked for: tell staff.
         newly_failed: bool,
+        /// Staff's refund whose call to Stripe failed, made by Stripe after all: its audit
+        /// row is written now, as for a refund Stripe made on its own.
+        recovered: bool,
     },
 }
 
@@ -325,6 +328,7 @@ pub fn record(
                 origin,
                 newly_counted: counts(now_status) && !counts(&old),
                 newly_failed: moves && rank(status) == 3 && old != "error",
+                recovered: old == "error" && counts(now_status),
             })
         }
         None => {
@@ -357,6 +361,7 @@ pub fn record(
                 origin: "stripe".into(),
                 newly_counted: counts(status),
                 newly_failed: false,
+                recovered: false,
             })
         }
     }

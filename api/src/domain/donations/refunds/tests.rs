@@ -375,3 +375,28 @@ async fn a_won_dispute_leaves_the_gift_whole() {
     assert!(!db.read(|c| open_dispute(c, 1)).await.unwrap());
     assert_eq!(year_total(&db, 2026).await, 10000);
 }
+
+#[tokio::test]
+async fn a_refund_stripe_made_after_our_call_failed_is_found_by_its_request() {
+    let db = gift().await;
+    let now = at("2026-04-02T12:00:00Z");
+    let asked = db
+        .write(move |c| request(c, &tz(), 1, 2000, "Timed out", now))
+        .await
+        .unwrap()
+        .unwrap();
+    db.write(move |c| request_failed(c, asked.id, now))
+        .await
+        .unwrap();
+    let mut made = refund("re_late_answer", 2000, "succeeded", "2026-04-02T12:00:05Z");
+    made.request = Some(asked.id);
+    let recorded = db
+        .write(move |c| record(c, &tz(), &made, now))
+        .await
+        .unwrap();
+    assert!(matches!(
+        recorded,
+        Recorded::Refund { newly_counted: true, recovered: true, id, .. } if id == asked.id
+    ));
+    assert_eq!(year_total(&db, 2026).await, 8000);
+}

@@ -100,7 +100,7 @@ async fn refund(
             idempotency_key: format!("refund-{}-{}", requested.id, requested.created_at),
         })
         .await;
-    let refund = match made {
+    let mut refund = match made {
         Ok(refund) => refund,
         Err(e) => {
             tracing::error!(donation = id, refund = requested.id, error = %e, "Stripe did not make a refund");
@@ -122,6 +122,8 @@ async fn refund(
             .into());
         }
     };
+    // This request's row, whatever the answer's metadata says.
+    refund.request = Some(requested.id);
     let (mail, tz, now) = (state.mail.clone(), state.site.tz(), state.clock.now());
     let detail = format!("{} refunded ({}): {reason}", dollars(cents), refund.id);
     let queued = state
