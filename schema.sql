@@ -137,6 +137,44 @@ CREATE TABLE stripe_events (
     received_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 
+-- Money that went back to a donor: one row per Stripe refund (keyed by its id, so the admin's
+-- refund, its own event and any replay count once) or per lost dispute (a chargeback, keyed by
+-- the dispute's id). An admin refund is `requested` before Stripe hears of it, then takes
+-- Stripe's status (`error` when our call failed). Only pending, requires_action and succeeded
+-- lower a donor's total, and only in the gift's own year: `refund_year` is the calendar year
+-- of `refunded_at` in the party's time zone.
+CREATE TABLE donation_refunds (
+    id INTEGER PRIMARY KEY,
+    donation_id INTEGER NOT NULL REFERENCES donations (id),
+    stripe_id TEXT UNIQUE,
+    kind TEXT NOT NULL CHECK (kind IN ('refund', 'chargeback')),
+    origin TEXT NOT NULL CHECK (origin IN ('admin', 'stripe')),
+    amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+    status TEXT NOT NULL CHECK (status IN ('requested', 'error', 'pending', 'requires_action', 'succeeded', 'failed', 'canceled')),
+    reason TEXT NOT NULL,
+    refunded_at TEXT NOT NULL,
+    refund_year INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+
+CREATE INDEX donation_refunds_by_donation ON donation_refunds (donation_id, status);
+
+-- Disputes (chargebacks) Stripe reported; `status` is Stripe's. Open until won, lost,
+-- prevented or warning_closed.
+CREATE TABLE donation_disputes (
+    id TEXT PRIMARY KEY,
+    donation_id INTEGER NOT NULL REFERENCES donations (id),
+    amount_cents INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    status TEXT NOT NULL,
+    opened_at TEXT NOT NULL,
+    closed_at TEXT,
+    updated_at TEXT NOT NULL
+);
+
+CREATE INDEX donation_disputes_by_donation ON donation_disputes (donation_id);
+
 -- Blog posts; content is sanitised HTML.
 CREATE TABLE blog_posts (
     id INTEGER PRIMARY KEY,
@@ -168,7 +206,9 @@ CREATE TABLE audit_log (
     at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     action TEXT NOT NULL,
     target TEXT,
-    ip TEXT
+    ip TEXT,
+    -- What the action carried besides its target: a refund's amount and reason.
+    detail TEXT
 );
 
 CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
@@ -200,7 +240,7 @@ CREATE TABLE revoked_tokens (
 CREATE TABLE mail_queue (
     id INTEGER PRIMARY KEY,
     event_key TEXT NOT NULL UNIQUE,
-    kind TEXT NOT NULL CHECK (kind IN ('receipt', 'staff_alert', 'newsletter_confirm', 'newsletter_welcome')),
+    kind TEXT NOT NULL CHECK (kind IN ('receipt', 'refund_notice', 'staff_alert', 'newsletter_confirm', 'newsletter_welcome')),
     -- The person the message is about (lower case), so erasing them removes it.
     about TEXT NOT NULL,
     envelope_from TEXT NOT NULL,

@@ -51,6 +51,9 @@ pub struct Config {
     pub summary_rate_limit: u32,
     /// `SMTP_URL`, `MAIL_FROM`, `STAFF_EMAIL`, `COMMITTEE_NAME`: see `docs/mail.md`.
     pub mail: crate::domain::mail::MailConfig,
+    /// `FEC_COMMITTEE_ID`: the committee's FEC id (`C` and eight digits), which every record
+    /// of a `.fec` export carries; without it the schedules export as CSV only.
+    pub fec_committee_id: Option<String>,
 }
 
 impl Config {
@@ -109,6 +112,19 @@ impl Config {
                 staff_email: var("STAFF_EMAIL"),
                 committee_name: var("COMMITTEE_NAME"),
             },
+            fec_committee_id: var("FEC_COMMITTEE_ID")
+                .map(|id| {
+                    let id = id.trim().to_ascii_uppercase();
+                    let valid = id.len() == 9
+                        && id.starts_with('C')
+                        && id[1..].bytes().all(|b| b.is_ascii_digit());
+                    anyhow::ensure!(
+                        valid,
+                        "FEC_COMMITTEE_ID must be the committee's FEC id: C and eight digits, like C00123456"
+                    );
+                    Ok(id)
+                })
+                .transpose()?,
         })
     }
 
@@ -133,6 +149,7 @@ impl Config {
             donation_rate_limit: 5,
             summary_rate_limit: 30,
             mail: crate::domain::mail::MailConfig::default(),
+            fec_committee_id: None,
         }
     }
 

@@ -35,18 +35,24 @@ impl FakeStripe {
                 .unwrap_or_default()
                 .to_owned(),
             status,
+            payload: event,
         });
     }
 }
 
 /// A webhook event carrying `intent`, as Stripe sends it.
 pub fn event_for(kind: &str, intent: &Value) -> Value {
+    event_at(kind, intent, now())
+}
+
+/// A webhook event carrying `object`, made at `created` (seconds since the epoch).
+pub fn event_at(kind: &str, object: &Value, created: i64) -> Value {
     json!({
         "id": format!("evt_fake_{}", random_id(20)),
         "object": "event",
         "api_version": API_VERSION,
-        "created": now(),
-        "data": { "object": intent },
+        "created": created,
+        "data": { "object": object },
         "livemode": false,
         "pending_webhooks": 1,
         "request": { "id": null, "idempotency_key": null },

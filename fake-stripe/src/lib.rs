@@ -13,12 +13,20 @@
 //!   matching event is sent to the webhook.
 //! - `POST /v1/payment_intents/{id}/cancel` (secret key).
 //!
+//! - `POST /v1/refunds` (secret key): refunds all or part of an intent's charge, idempotent
+//!   by `Idempotency-Key`; sends `charge.refunded`. `GET /v1/refunds?charge=…` lists a
+//!   charge's refunds (a charge embeds none, as in recent API versions).
+//!
 //! And a few controls for tests, under `/__fake/`: `config` (`{webhookUrl, webhookSecret}`),
 //! `fail-next` (`{status, message, amount?}`: the next create fails that way; with `amount`
 //! (in cents), only the next create of that amount, so parallel tests do not take each
 //! other's failures), `requests` (what the
 //! api sent), `payment_intents/{id}/{succeed|fail|cancel}` (what a payment would do, without
-//! a browser), and `events` (the webhook events sent, with their delivery status).
+//! a browser), `payment_intents/{id}/refund` (`{amount?}`: a refund made in the dashboard),
+//! `payment_intents/{id}/dispute` (`{reason?}`), `disputes/{id}/close` (`{won}`),
+//! `refunds/{id}/fail` (a refund failing later), `clock` (`{advanceSeconds}`: the `created`
+//! of what it makes from then on), and `events` (the webhook events sent, with their delivery
+//! status and, under `payload`, the event itself, for tests that replay or reorder them).
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -32,10 +40,12 @@ use warp::http::StatusCode;
 
 mod events;
 mod intents;
+mod money;
 mod routes;
 
-pub use events::{event_for, now, sign};
+pub use events::{event_at, event_for, now, sign};
 pub use intents::Outcome;
+pub use money::Refusal;
 use routes::reply;
 
 /// The card number Stripe's docs use for "generic decline".
@@ -58,14 +68,25 @@ pub struct SentEvent {
     pub id: String,
     #[serde(rename = "type")]
     pub kind: String,
+    /// The id of the object the event carries (an intent, a charge, a refund, a dispute).
     pub intent: String,
     /// The api's answer, or 0 when it could not be reached.
     pub status: u16,
+    /// The event as sent.
+    pub payload: Value,
 }
 
 #[derive(Default)]
-struct State {
+pub(crate) struct State {
     intents: HashMap<String, Value>,
+    /// A paid intent's charge, by its id.
+    charges: HashMap<String, Value>,
+    refunds: HashMap<String, Value>,
+    /// Refund ids, oldest first (lists are newest first).
+    refund_order: Vec<String>,
+    disputes: HashMap<String, Value>,
+    /// Added to the time in the `created` of what the fake makes (tests move it).
+    offset_secs: i64,
     /// Idempotency-Key -> (the parameters it was first used with, the reply).
     idempotent: HashMap<String, (HashMap<String, String>, Value)>,
     requests: Vec<Recorded>,
@@ -127,16 +148,20 @@ impl FakeStripe {
     pub async fn settle(&self, id: &str, outcome: Outcome) -> Option<Value> {
         let (intent, event) = {
             let mut state = self.lock();
+            let now = state.now();
             let intent = state.intents.get_mut(id)?;
             outcome.apply(intent);
             let intent = intent.clone();
-            (intent.clone(), event_for(outcome.event_type(), &intent))
+            if outcome == Outcome::Succeed {
+                state.charge_of(id);
+            }
+            (intent.clone(), event_at(outcome.event_type(), &intent, now))
         };
         self.deliver(event).await;
         Some(intent)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+    pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 }

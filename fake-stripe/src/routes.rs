@@ -110,6 +110,10 @@ impl FakeStripe {
                     None => missing(id),
                 }
             }
+            ("POST", ["v1", "refunds"]) if secret_key => {
+                self.create_refund(params, idempotency_key).await
+            }
+            ("GET", ["v1", "refunds"]) if secret_key => self.list_refunds(&params),
             (_, ["v1", ..]) if key.is_empty() => stripe_error(
                 StatusCode::UNAUTHORIZED,
                 "invalid_request_error",
@@ -152,6 +156,22 @@ impl FakeStripe {
             }
             ("GET", ["requests"]) => reply(StatusCode::OK, &self.requests()),
             ("GET", ["events"]) => reply(StatusCode::OK, &self.events()),
+            ("POST", ["payment_intents", id, "refund"]) => {
+                match self
+                    .refund_from_dashboard(id, body["amount"].as_i64())
+                    .await
+                {
+                    Ok((refund, _)) => reply(StatusCode::OK, &refund),
+                    Err(refusal) => refusal.response(),
+                }
+            }
+            ("POST", ["payment_intents", id, "dispute"]) => {
+                let reason = body["reason"].as_str().unwrap_or("fraudulent");
+                match self.dispute(id, reason).await {
+                    Some((dispute, _)) => reply(StatusCode::OK, &dispute),
+                    None => missing(id),
+                }
+            }
             ("POST", ["payment_intents", id, action]) => {
                 let outcome = match *action {
                     "succeed" => Outcome::Succeed,
@@ -165,6 +185,23 @@ impl FakeStripe {
                     Some(intent) => reply(StatusCode::OK, &intent),
                     None => missing(id),
                 }
+            }
+            ("POST", ["disputes", id, "close"]) => {
+                match self
+                    .close_dispute(id, body["won"].as_bool().unwrap_or(false))
+                    .await
+                {
+                    Some(event) => reply(StatusCode::OK, &event),
+                    None => missing(id),
+                }
+            }
+            ("POST", ["refunds", id, "fail"]) => match self.fail_refund(id).await {
+                Some(event) => reply(StatusCode::OK, &event),
+                None => missing(id),
+            },
+            ("POST", ["clock"]) => {
+                self.advance(body["advanceSeconds"].as_i64().unwrap_or(0));
+                reply(StatusCode::OK, &json!({ "ok": true }))
             }
             _ => reply(
                 StatusCode::NOT_FOUND,

@@ -3,44 +3,14 @@
 // and message of spec §5 and §8, failures at Stripe, the keyboard, and axe on every stage.
 import { type Locator, type Page } from '@playwright/test';
 import { ADMIN_PASSWORD, expect, expectAccessible, failedLoad, query, sql, test, toastRegion, uniqueEmail } from './fixtures';
+import { confirmAll, fillDonor, form, pay, proceed } from './donate-steps';
 import { startServer } from './server';
 import { routeStripe } from './stripe';
-
-const form = (page: Page) => page.locator('main form').first();
 
 test.beforeEach(async ({ page }) => {
   await routeStripe(page);
 });
 
-interface Donor {
-  email: string;
-  first?: string;
-  last?: string;
-  occupation?: string;
-  employer?: string;
-  purpose?: string;
-}
-
-async function fillDonor(page: Page, donor: Donor) {
-  const f = form(page);
-  await f.getByLabel(/^First name/).fill(donor.first ?? 'Grace');
-  await f.getByLabel(/^Last name/).fill(donor.last ?? 'Hopper');
-  await f.getByLabel(/^Email/).fill(donor.email);
-  await f.getByLabel(/^Street address/).fill('12 Compiler Lane');
-  await f.getByLabel(/^City/).fill('Arlington');
-  await f.getByLabel(/^State/).selectOption('VA');
-  await f.getByLabel(/^ZIP code/).fill('22201');
-  if (donor.occupation) await f.getByLabel(/^Occupation/).fill(donor.occupation);
-  if (donor.employer) await f.getByLabel(/^Employer/).fill(donor.employer);
-  if (donor.purpose) await f.getByLabel(/^Contribution purpose/).selectOption({ label: donor.purpose });
-}
-
-async function confirmAll(page: Page) {
-  await form(page).getByLabel('I am a U.S. citizen or lawfully admitted permanent resident').check();
-  await form(page).getByLabel('I confirm that each of the following statements is true.').check();
-}
-
-const proceed = (page: Page) => page.getByRole('button', { name: 'Proceed to Payment' });
 const toast = (page: Page) => toastRegion(page).getByRole('listitem');
 
 async function expectProblem(page: Page, title: string, description: string, field: Locator) {
@@ -57,11 +27,6 @@ function donation(email: string) {
   return query<{ status: string; amount_cents: number; donor_occupation: string | null; contribution_purpose: string | null }>(
     `SELECT status, amount_cents, donor_occupation, contribution_purpose FROM donations WHERE donor_email = ${sql(email)} ORDER BY id`,
   );
-}
-
-async function pay(page: Page, card = '4242 4242 4242 4242') {
-  await page.getByLabel('Card number').fill(card);
-  await page.getByRole('button', { name: /^Donate \$/ }).click();
 }
 
 test.describe('donating', () => {

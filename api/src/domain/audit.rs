@@ -27,6 +27,11 @@ pub enum Action {
     Redact,
     /// Staff recorded that a number said stop to texts.
     OptOut,
+    /// Money went back to a donor: staff refunded a gift, or Stripe reported a refund or a
+    /// lost dispute.
+    Refund,
+    /// Stripe reported a dispute opened or closed on a gift.
+    Dispute,
 }
 
 impl Action {
@@ -43,6 +48,8 @@ impl Action {
             Action::Erase => "erase",
             Action::Redact => "redact",
             Action::OptOut => "opt_out",
+            Action::Refund => "refund",
+            Action::Dispute => "dispute",
         }
     }
 }
@@ -70,6 +77,22 @@ pub fn record_system(
     tx.execute(
         "INSERT INTO audit_log (action, target, ip) VALUES (?1, ?2, NULL)",
         params![action.as_str(), target],
+    )
+    .map(|_| ())
+}
+
+/// Adds a row with `detail`, what the action carried besides its target (a refund's amount
+/// and reason); `ip` is `None` for what the server did on its own (an event from Stripe).
+pub fn record_detailed(
+    tx: &Connection,
+    action: Action,
+    target: &str,
+    ip: Option<IpAddr>,
+    detail: &str,
+) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO audit_log (action, target, ip, detail) VALUES (?1, ?2, ?3, ?4)",
+        params![action.as_str(), target, ip.map(|ip| ip.to_string()), detail],
     )
     .map(|_| ())
 }

@@ -17,6 +17,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::domain::clock::sql_time;
 
+pub mod attention;
+pub mod disputes;
+pub mod refunds;
+
 /// How long an unpaid gift holds its place in the donor's yearly total.
 pub const HOLD: SignedDuration = SignedDuration::from_mins(10);
 
@@ -43,6 +47,7 @@ pub fn year_at(site: &SiteConfig, at: jiff::Timestamp) -> i16 {
 /// A donor's gifts in one year, in cents.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Totals {
+    /// Completed gifts, less what went back to the donor in the same year.
     pub completed: i64,
     /// Gifts set up but not (yet) paid, which still hold their place.
     pub pending: i64,
@@ -54,7 +59,10 @@ impl Totals {
     }
 }
 
-/// `email` (lower case) in `year`, as it stands at `now`.
+/// `email` (lower case) in `year`, as it stands at `now`. Completed gifts count net: less
+/// what was refunded (or lost to a dispute) in that same year. A refund made in a later year
+/// changes neither year: the earlier one was reported as it stood, and the refund is that
+/// later year's disbursement (FEC Line 28(a)).
 pub fn totals(
     conn: &Connection,
     email: &str,
@@ -63,9 +71,13 @@ pub fn totals(
 ) -> rusqlite::Result<Totals> {
     conn.query_row(
         &format!(
-            "SELECT COALESCE(SUM(CASE WHEN status = 'completed' THEN amount_cents END), 0), \
+            "SELECT COALESCE(SUM(CASE WHEN status = 'completed' THEN amount_cents - ( \
+                        SELECT COALESCE(SUM(r.amount_cents), 0) FROM donation_refunds r \
+                        WHERE r.donation_id = donations.id AND r.refund_year = ?2 \
+                          AND r.status IN {counted}) END), 0), \
                     COALESCE(SUM(CASE WHEN status = 'pending' THEN amount_cents END), 0) \
-             FROM donations WHERE donor_email = ?1 AND contribution_year = ?2 AND {COUNTS}"
+             FROM donations WHERE donor_email = ?1 AND contribution_year = ?2 AND {COUNTS}",
+            counted = refunds::COUNTED
         ),
         params![email, year, hold_cutoff(now)],
         |r| {
@@ -228,11 +240,7 @@ pub enum Applied {
 /// decline or an expiry); a failure only ends a pending gift (the donor may still try another
 /// card, whose success completes it); a cancellation ends anything but a completed gift.
 pub fn apply(conn: &Connection, event: &PaymentEvent) -> rusqlite::Result<Applied> {
-    let fresh = conn.execute(
-        "INSERT INTO stripe_events (id, type) VALUES (?1, ?2) ON CONFLICT (id) DO NOTHING",
-        params![event.event_id, event.event_type],
-    )?;
-    if fresh == 0 {
+    if !first_time(conn, &event.event_id, &event.event_type)? {
         return Ok(Applied::Duplicate);
     }
     let row: Option<(i64, String, i64, String, Option<String>)> = conn
@@ -268,6 +276,16 @@ pub fn apply(conn: &Connection, event: &PaymentEvent) -> rusqlite::Result<Applie
         from: status,
         to,
     })
+}
+
+/// Records Stripe event `id` as applied; `false` when it already was (a replay), in which
+/// case the caller applies nothing. Call inside the write that applies it.
+pub fn first_time(conn: &Connection, id: &str, kind: &str) -> rusqlite::Result<bool> {
+    let fresh = conn.execute(
+        "INSERT INTO stripe_events (id, type) VALUES (?1, ?2) ON CONFLICT (id) DO NOTHING",
+        params![id, kind],
+    )?;
+    Ok(fresh == 1)
 }
 
 /// Completes gift `id`, whose intent `intent` Stripe says succeeded with this amount and

@@ -62,9 +62,10 @@ pub fn erase(tx: &Connection, email: &str, now: Timestamp) -> rusqlite::Result<E
     let volunteers = delete("volunteer_signups")?;
     let newsletters = delete("newsletter_signups")?;
     // The messages about them go too (staff alerts quote what they wrote), but for the
-    // receipts of completed gifts, which are part of the record the law keeps.
+    // receipts and refund notices of completed gifts, which are part of the record the law
+    // keeps.
     tx.execute(
-        "DELETE FROM mail_queue WHERE about = ?1 AND kind != 'receipt'",
+        "DELETE FROM mail_queue WHERE about = ?1 AND kind NOT IN ('receipt', 'refund_notice')",
         [&email],
     )?;
     let donations_redacted = tx.execute(

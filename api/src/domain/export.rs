@@ -20,14 +20,26 @@ pub struct Sheet {
 
 /// The download: `text/csv` named `{ABBR}-{kind}-{YYYY-MM-DD}.csv` (today, party time).
 pub fn response(site: &SiteConfig, sheet: &Sheet) -> Result<Response, ApiError> {
-    let body = to_csv(sheet).map_err(|e| ApiError::Internal(e.into()))?;
     let today = jiff::Timestamp::now()
         .to_zoned_datetime(site.tz())
         .strftime("%Y-%m-%d")
         .to_string();
-    let name = format!("{}-{}-{today}.csv", site.abbreviation, sheet.kind);
+    csv_named(
+        &format!("{}-{}-{today}.csv", site.abbreviation, sheet.kind),
+        sheet,
+    )
+}
+
+/// `sheet` as a `text/csv` download named `name`.
+pub fn csv_named(name: &str, sheet: &Sheet) -> Result<Response, ApiError> {
+    let body = to_csv(sheet).map_err(|e| ApiError::Internal(e.into()))?;
+    download(name, "text/csv; charset=utf-8", body)
+}
+
+/// `body` as a download named `name` (letters, digits, `-`, `_` and `.` only).
+pub fn download(name: &str, content_type: &str, body: Vec<u8>) -> Result<Response, ApiError> {
     HttpResponse::builder()
-        .header(header::CONTENT_TYPE, "text/csv; charset=utf-8")
+        .header(header::CONTENT_TYPE, content_type)
         .header(
             header::CONTENT_DISPOSITION,
             format!("attachment; filename=\"{name}\""),

@@ -1,6 +1,8 @@
 //! The card processor: Stripe, through `async-stripe`. The server creates (and, for
 //! abandoned gifts, cancels) PaymentIntents; the donor's browser confirms them with Stripe.js;
-//! Stripe reports the outcome to our webhook (`routes::stripe_webhook`).
+//! Stripe reports the outcome to our webhook (`routes::stripe_webhook`). Staff's refunds are
+//! made with the refunds API, and a charge's refunds are read from it (never from the list
+//! a charge once embedded, which recent API versions leave out).
 //!
 //! Tests point `STRIPE_API_BASE` at the `fake-stripe` crate, which speaks the same wire
 //! format; production talks to `https://api.stripe.com`.
@@ -13,8 +15,11 @@ use stripe_core::payment_intent::{
     CancelPaymentIntent, CreatePaymentIntent, CreatePaymentIntentAutomaticPaymentMethods,
     RetrievePaymentIntent,
 };
+use stripe_core::refund::{CreateRefund, ListRefund};
 use stripe_shared::PaymentIntentStatus;
 use stripe_types::Currency;
+
+use crate::domain::donations::refunds::StripeRefund;
 
 /// Stripe's settings, from the environment.
 #[derive(Clone)]
@@ -49,6 +54,17 @@ pub struct NewIntent {
     pub donation_id: i64,
     /// Stripe answers a repeated request with this key with the first reply, so a retry
     /// after a timeout never charges twice.
+    pub idempotency_key: String,
+}
+
+/// A refund staff asked for, stored as `requested` (see `donations::refunds::request`).
+pub struct NewRefund {
+    pub payment_intent: String,
+    pub amount_cents: i64,
+    pub donation_id: i64,
+    /// Our row, named in the refund's metadata so its events find it.
+    pub request_id: i64,
+    /// From the row: a retry of the same request never refunds twice.
     pub idempotency_key: String,
 }
 
@@ -135,5 +151,64 @@ impl Payments {
             .send(&self.client)
             .await
             .map(|_| ())
+    }
+
+    /// Refunds `amount_cents` of a gift's payment. Staff's reason stays with us: Stripe is
+    /// told only which of our rows the refund is.
+    pub async fn create_refund(&self, new: NewRefund) -> Result<StripeRefund, stripe::StripeError> {
+        let metadata = HashMap::from([
+            ("donation_id".to_owned(), new.donation_id.to_string()),
+            ("refund_request".to_owned(), new.request_id.to_string()),
+        ]);
+        let refund = CreateRefund::new()
+            .payment_intent(new.payment_intent)
+            .amount(new.amount_cents)
+            .metadata(metadata)
+            .customize()
+            .request_strategy(RequestStrategy::Idempotent(
+                IdempotencyKey::new(&new.idempotency_key)
+                    .map_err(|e| stripe::StripeError::ClientError(e.to_string()))?,
+            ))
+            .send(&self.client)
+            .await?;
+        Ok(refund_of(&refund))
+    }
+
+    /// Every refund of charge `charge`, as Stripe has them now.
+    pub async fn refunds_of_charge(
+        &self,
+        charge: &str,
+    ) -> Result<Vec<StripeRefund>, stripe::StripeError> {
+        let mut all = Vec::new();
+        let mut after: Option<String> = None;
+        loop {
+            let mut list = ListRefund::new().charge(charge).limit(100);
+            if let Some(last) = &after {
+                list = list.starting_after(last.clone());
+            }
+            let page = list.send(&self.client).await?;
+            all.extend(page.data.iter().map(refund_of));
+            match (page.has_more, page.data.last()) {
+                (true, Some(last)) => after = Some(last.id.to_string()),
+                _ => return Ok(all),
+            }
+        }
+    }
+}
+
+/// The parts of Stripe's refund our records keep.
+pub fn refund_of(r: &stripe_shared::Refund) -> StripeRefund {
+    StripeRefund {
+        id: r.id.to_string(),
+        amount_cents: r.amount,
+        status: r.status.clone().unwrap_or_else(|| "pending".into()),
+        created: jiff::Timestamp::from_second(r.created).unwrap_or_else(|_| jiff::Timestamp::now()),
+        payment_intent: r.payment_intent.as_ref().map(|p| p.id().to_string()),
+        request: r
+            .metadata
+            .as_ref()
+            .and_then(|m| m.get("refund_request"))
+            .and_then(|id| id.parse().ok()),
+        reason: r.reason.as_ref().map(|why| why.as_str().to_owned()),
     }
 }

@@ -77,7 +77,7 @@ export async function apiFetch(method: string, url: string, { body, headers }: {
   });
   if (!response.ok) {
     const text = await response.text();
-    throw new ApiError(response.status, errorMessage(response.status, response.statusText, text));
+    throw new ApiError(response.status, errorMessage(response.status, response.statusText, text), errorField(text));
   }
   return response;
 }

@@ -6,14 +6,17 @@
 //!    retrying temporary failures with backoff and marking a message sent only once the
 //!    server accepted it.
 //!
-//! What is sent: [`receipt`]s for paid gifts, [`staff_alert`]s for contact messages and
-//! volunteers, and the [`newsletter`]'s confirmation and welcome. The words are in
+//! What is sent: [`receipt`]s for paid gifts and [`refund_notice`]s when money goes back,
+//! [`staff_alert`]s for contact messages and volunteers and [`money_alerts`] for disputes
+//! and failed refunds, and the [`newsletter`]'s confirmation and welcome. The words are in
 //! `content/mail.yaml` ([`texts`]); links are signed ([`tokens`]).
 
 pub mod message;
+pub mod money_alerts;
 pub mod newsletter;
 pub mod queue;
 pub mod receipt;
+pub mod refund_notice;
 pub mod sender;
 pub mod staff_alert;
 pub mod texts;

@@ -20,6 +20,8 @@ pub const GIVE_UP_AFTER: SignedDuration = SignedDuration::from_hours(24 * 3);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Receipt,
+    /// To a donor whose money went back.
+    RefundNotice,
     StaffAlert,
     NewsletterConfirm,
     NewsletterWelcome,
@@ -29,6 +31,7 @@ impl Kind {
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Receipt => "receipt",
+            Kind::RefundNotice => "refund_notice",
             Kind::StaffAlert => "staff_alert",
             Kind::NewsletterConfirm => "newsletter_confirm",
             Kind::NewsletterWelcome => "newsletter_welcome",

@@ -1,7 +1,8 @@
 //! Staff alerts: each contact message and volunteer signup is mailed to `STAFF_EMAIL`, with
 //! `Reply-To` set to the visitor so staff can answer from their mail client. Nothing is
 //! ever sent to the visitor: an auto-reply would let anyone mail any text to any address
-//! through the form.
+//! through the form. (Alerts about money, a dispute or a failed refund, are in
+//! [`super::money_alerts`].)
 
 use jiff::Timestamp;
 use rusqlite::Connection;
@@ -49,10 +50,13 @@ pub fn contact(
     alert(
         mail,
         conn,
-        &format!("contact:{}", c.id),
-        (c.name, c.email),
-        &mail.fill(&t.contact_subject, &values),
-        &mail.fill(&t.contact_body, &values),
+        &Alert {
+            event_key: &format!("contact:{}", c.id),
+            about: c.email,
+            reply_to: Some((c.name, c.email)),
+            subject: &mail.fill(&t.contact_subject, &values),
+            body: &mail.fill(&t.contact_body, &values),
+        },
         now,
     )
 }
@@ -77,21 +81,34 @@ pub fn volunteer(
     alert(
         mail,
         conn,
-        &format!("volunteer:{}", v.id),
-        (v.name, v.email),
-        &mail.fill(&t.volunteer_subject, &values),
-        &mail.fill(&t.volunteer_body, &values),
+        &Alert {
+            event_key: &format!("volunteer:{}", v.id),
+            about: v.email,
+            reply_to: Some((v.name, v.email)),
+            subject: &mail.fill(&t.volunteer_subject, &values),
+            body: &mail.fill(&t.volunteer_body, &values),
+        },
         now,
     )
 }
 
-fn alert(
+/// One alert to `STAFF_EMAIL`.
+pub(super) struct Alert<'a> {
+    /// The event it is about: an event alerts once.
+    pub event_key: &'a str,
+    /// The person it is about (so erasing them removes it).
+    pub about: &'a str,
+    /// Who a reply goes to (name, address), when there is someone to answer.
+    pub reply_to: Option<(&'a str, &'a str)>,
+    pub subject: &'a str,
+    pub body: &'a str,
+}
+
+/// Queues `alert`; none without `STAFF_EMAIL`. Call inside the write of its event.
+pub(super) fn alert(
     mail: &Mail,
     conn: &Connection,
-    event_key: &str,
-    (name, email): (&str, &str),
-    subject: &str,
-    body: &str,
+    alert: &Alert<'_>,
     now: Timestamp,
 ) -> rusqlite::Result<bool> {
     let Some(staff) = &mail.staff else {
@@ -102,13 +119,26 @@ fn alert(
         name: staff.name.as_deref(),
         email: &staff_email,
     };
-    let reply_to = Person {
+    let reply_to = alert.reply_to.map(|(name, email)| Person {
         name: Some(name),
         email,
-    };
-    let Some(built) = mail.compose(Kind::StaffAlert, to, Some(reply_to), subject, body, None)
-    else {
+    });
+    let Some(built) = mail.compose(
+        Kind::StaffAlert,
+        to,
+        reply_to,
+        alert.subject,
+        alert.body,
+        None,
+    ) else {
         return Ok(false);
     };
-    queue::enqueue(conn, event_key, Kind::StaffAlert, email, &built, now)
+    queue::enqueue(
+        conn,
+        alert.event_key,
+        Kind::StaffAlert,
+        alert.about,
+        &built,
+        now,
+    )
 }

@@ -16,6 +16,8 @@ pub struct Texts {
     /// Closes every message.
     pub footer: String,
     pub receipt: Receipt,
+    /// To a donor when money goes back to them.
+    pub refund: Receipt,
     pub staff_alert: StaffAlert,
     pub newsletter: Newsletter,
     pub pages: Pages,
@@ -35,6 +37,10 @@ pub struct StaffAlert {
     pub contact_body: String,
     pub volunteer_subject: String,
     pub volunteer_body: String,
+    pub dispute_subject: String,
+    pub dispute_body: String,
+    pub refund_failed_subject: String,
+    pub refund_failed_body: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -97,6 +103,27 @@ impl Texts {
             "donorAddress",
             "yearTotal",
         ][..];
+        let refund = &[
+            "donorName",
+            "committee",
+            "amount",
+            "giftAmount",
+            "giftDate",
+            "receiptNumber",
+            "date",
+            "year",
+            "yearTotal",
+        ][..];
+        let dispute = &[
+            "donorName",
+            "giftAmount",
+            "giftDate",
+            "amount",
+            "reason",
+            "status",
+            "adminUrl",
+        ][..];
+        let refund_failed = &["donorName", "amount", "giftAmount", "giftDate", "adminUrl"][..];
         let contact = &["name", "email", "subject", "message", "adminUrl"][..];
         let volunteer = &["name", "email", "phone", "zipCode", "interests", "adminUrl"][..];
         let n = &self.newsletter;
@@ -105,6 +132,8 @@ impl Texts {
             ("footer", &self.footer, &["committee", "siteUrl"]),
             ("receipt.subject", &self.receipt.subject, &["receiptNumber"]),
             ("receipt.body", &self.receipt.body, receipt),
+            ("refund.subject", &self.refund.subject, &[]),
+            ("refund.body", &self.refund.body, refund),
             (
                 "staffAlert.contactSubject",
                 &self.staff_alert.contact_subject,
@@ -124,6 +153,26 @@ impl Texts {
                 "staffAlert.volunteerBody",
                 &self.staff_alert.volunteer_body,
                 volunteer,
+            ),
+            (
+                "staffAlert.disputeSubject",
+                &self.staff_alert.dispute_subject,
+                dispute,
+            ),
+            (
+                "staffAlert.disputeBody",
+                &self.staff_alert.dispute_body,
+                dispute,
+            ),
+            (
+                "staffAlert.refundFailedSubject",
+                &self.staff_alert.refund_failed_subject,
+                refund_failed,
+            ),
+            (
+                "staffAlert.refundFailedBody",
+                &self.staff_alert.refund_failed_body,
+                refund_failed,
             ),
             ("newsletter.consentText", &n.consent_text, &[]),
             ("newsletter.confirmSubject", &n.confirm_subject, &[]),

@@ -184,7 +184,10 @@ async fn exports_carry_every_field_of_every_row_and_no_formulas() {
             "Year-to-Date Aggregate",
             "Itemize",
             "Payment Intent",
-            "Updated"
+            "Updated",
+            "Refunded",
+            "Refunded At",
+            "Dispute"
         ]
     );
     assert_eq!(
@@ -210,7 +213,10 @@ async fn exports_carry_every_field_of_every_row_and_no_formulas() {
             "0.00",
             "No",
             "pi_2",
-            "2025-03-01 09:00"
+            "2025-03-01 09:00",
+            "0.00",
+            "",
+            ""
         ]
     );
     assert_eq!(donations[1][8], "'=cmd|' /C calc'!A0");

@@ -6,15 +6,22 @@
 //! This file holds the harness (an app wired to a fake Stripe, donors, the calls a browser and
 //! Stripe make); the tests are by topic: `rules` (setting a gift up and the rules it must
 //! meet), `events` (Stripe's webhook events), `privacy` (what a donor's pass opens and a
-//! stranger learns), `abuse` (rate limits and hostile bodies) and `csp` (which page may talk
-//! to Stripe).
+//! stranger learns), `abuse` (rate limits and hostile bodies), `csp` (which page may talk
+//! to Stripe), and money going back: `refunds` (staff's refunds and what they refuse),
+//! `stripe_money` (refunds and disputes that start at Stripe, replayed and out of order),
+//! `net_totals` (the limit and the year after refunds, across a year boundary) and
+//! `schedules` (the treasurer's Schedule A and B, in CSV and `.fec`).
 
 mod abuse;
 mod csp;
 mod events;
+mod net_totals;
 mod privacy;
 mod receipts;
+mod refunds;
 mod rules;
+mod schedules;
+mod stripe_money;
 
 use crate::common::TestApp;
 use api::config::Config;
@@ -223,6 +230,70 @@ impl Donate {
         self.app
             .get(&format!("/api/donations/summary?{query}"))
             .await
+    }
+
+    /// Sets a gift up and has Stripe take the money (its event delivered): (row, intent).
+    async fn paid(&self, amount: Value, info: Value) -> (i64, String) {
+        let (id, intent) = self.reserved(amount, info).await;
+        self.settle(&intent, Outcome::Succeed).await;
+        assert_eq!(self.status(id).await, "completed");
+        (id, intent)
+    }
+
+    /// The events the fake made after the first `after` (with no webhook address here, the
+    /// test delivers them, in the order it chooses).
+    fn events_after(&self, after: usize) -> Vec<Value> {
+        self.fake
+            .events()
+            .into_iter()
+            .skip(after)
+            .map(|e| e.payload)
+            .collect()
+    }
+
+    /// Delivers `event`, signed, and expects it taken.
+    async fn deliver(&self, event: &Value) {
+        let res = self
+            .webhook(event, WEBHOOK_SECRET, fake_stripe::now())
+            .await;
+        assert_eq!(res.status(), 200, "{:?}", res.body());
+    }
+
+    /// POST /api/admin/donations/{id}/refund with `body`.
+    async fn refund(
+        &self,
+        token: &str,
+        id: i64,
+        body: Value,
+    ) -> warp::http::Response<bytes::Bytes> {
+        self.app
+            .admin(
+                "POST",
+                &format!("/api/admin/donations/{id}/refund"),
+                token,
+                Some(body),
+            )
+            .await
+    }
+
+    /// The donor's completed total in `year`, as the limit sees it.
+    async fn net(&self, email: &str, year: i16) -> i64 {
+        let (email, now) = (email.to_owned(), self.app.state.clock.now());
+        self.app
+            .db
+            .read(move |c| api::domain::donations::totals(c, &email, year, now))
+            .await
+            .unwrap()
+            .completed
+    }
+
+    /// Moves the api's clock and the fake's together.
+    fn advance(&self, secs: i64) {
+        self.app
+            .state
+            .clock
+            .advance(std::time::Duration::from_secs(secs as u64));
+        self.fake.advance(secs);
     }
 
     fn creates(&self) -> Vec<fake_stripe::Recorded> {

@@ -4,7 +4,10 @@ import { ListStatus } from '../../components/ListStatus';
 import { PanelHeader } from '../../components/PanelHeader';
 import { RelativeTime } from '../../components/RelativeTime';
 import { type Donation, donationsExportUrl } from './api';
-import { type BadgeVariant, type SortKey, formatAmount, formatPurpose, statusBadge } from './format';
+import { type BadgeVariant, type SortKey, formatAmount, formatPurpose, giftState, statusBadge } from './format';
+import { NeedsAttention } from './NeedsAttention';
+import { RefundDialog } from './RefundDialog';
+import { ScheduleExport } from './ScheduleExport';
 import type { useDonations } from './useDonations';
 
 const texts = {
@@ -25,14 +28,16 @@ const ORDER_WORDS: Record<SortKey, Record<'asc' | 'desc', string>> = {
   date: { asc: 'oldest first', desc: 'newest first' },
 };
 
-/** Donations are evidence under federal law: staff read and export them, never delete.
- *  The dashboard holds the list and its order (useDonations). */
+/** Donations are evidence under federal law: staff read, export and refund them, never
+ *  delete. The dashboard holds the list and its order (useDonations). */
 export function DonationsTab({ query, sort, onSort }: ReturnType<typeof useDonations>) {
   return (
     <>
       <PanelHeader title="Donations">
         <ExportButton url={donationsExportUrl} count={query.data?.length ?? 0} name="donations.csv" />
       </PanelHeader>
+      <NeedsAttention />
+      <ScheduleExport />
       <div role="group" aria-label="Sort donations" className="mt-4 flex flex-wrap gap-2">
         {SORTS.map(({ key, label }) => {
           const active = sort.sortBy === key;
@@ -68,8 +73,7 @@ const BADGE: Record<BadgeVariant, string> = {
   destructive: 'bg-crimson text-white',
 };
 
-function StatusBadge({ status }: { status: string }) {
-  const variant = statusBadge(status);
+function StatusBadge({ status, variant = statusBadge(status) }: { status: string; variant?: BadgeVariant }) {
   return (
     <span className={`rounded-full px-3 py-1 text-xs font-semibold capitalize ${BADGE[variant]}`} data-variant={variant}>
       {status}
@@ -79,6 +83,8 @@ function StatusBadge({ status }: { status: string }) {
 
 function DonationCard({ donation: d }: { donation: Donation }) {
   if (d.redactedAt) return <ErasedDonationCard donation={d} />;
+  const state = giftState(d);
+  const refundable = Number(d.refundable ?? 0) > 0;
   return (
     <Card
       heading={
@@ -95,8 +101,14 @@ function DonationCard({ donation: d }: { donation: Donation }) {
           </p>
         </>
       }
-      actions={<StatusBadge status={d.status} />}
+      actions={
+        <div className="flex flex-wrap items-center gap-3">
+          <StatusBadge status={state.badge} variant={state.variant} />
+          {refundable && <RefundDialog donation={d} />}
+        </div>
+      }
     >
+      {state.note && <p className="font-semibold text-ink">{state.note}</p>}
       <Detail label="Address">
         {d.donorAddress}, {d.donorCity}, {d.donorState} {d.donorZipCode}
       </Detail>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SORT, formatAmount, formatPurpose, nextSort, statusBadge } from './format';
+import { DEFAULT_SORT, daysLeftText, formatAmount, formatPurpose, giftState, nextSort, statusBadge } from './format';
 
 describe('formatPurpose', () => {
   it('turns snake-case words into capitalised words', () => {
@@ -48,5 +48,40 @@ describe('nextSort', () => {
     expect(nextSort(DEFAULT_SORT, 'name')).toEqual({ sortBy: 'name', sortOrder: 'asc' });
     expect(nextSort(DEFAULT_SORT, 'amount')).toEqual({ sortBy: 'amount', sortOrder: 'desc' });
     expect(nextSort({ sortBy: 'name', sortOrder: 'desc' }, 'date')).toEqual({ sortBy: 'date', sortOrder: 'desc' });
+  });
+});
+
+describe('giftState', () => {
+  const gift = { amount: '100.00', status: 'completed', refunded: '0.00', refundedAt: null, disputeStatus: null };
+  it('shows the status when nothing went back', () => {
+    expect(giftState(gift)).toEqual({ badge: 'completed', variant: 'default', note: null });
+    expect(giftState({ ...gift, status: 'pending' }).variant).toBe('secondary');
+  });
+  it('says refunded in full or in part, with the amount and the day', () => {
+    const at = '2026-03-02T18:00:00.000Z';
+    const full = giftState({ ...gift, refunded: '100.00', refundedAt: at });
+    expect(full.badge).toBe('Refunded');
+    expect(full.note).toMatch(/^Refunded \$100\.00 on March \d, 2026$/);
+    const part = giftState({ ...gift, refunded: '25.5', refundedAt: at });
+    expect(part).toMatchObject({ badge: 'Partly refunded', variant: 'secondary' });
+    expect(part.note).toContain('Refunded $25.50 on');
+  });
+  it('says disputed while a dispute is open, and what a closed one did', () => {
+    expect(giftState({ ...gift, disputeStatus: 'needs_response' })).toMatchObject({ badge: 'Disputed', variant: 'destructive' });
+    expect(giftState({ ...gift, disputeStatus: 'won' })).toEqual({ badge: 'completed', variant: 'default', note: 'Dispute won: the gift stands.' });
+    expect(giftState({ ...gift, disputeStatus: 'lost', refunded: '100.00', refundedAt: null })).toMatchObject({
+      badge: 'Refunded',
+      note: 'Refunded $100.00 (dispute lost)',
+    });
+  });
+});
+
+describe('daysLeftText', () => {
+  it('counts down to the deadline, then up past it', () => {
+    expect(daysLeftText(12, '2026-03-01')).toBe('12 days left (until 2026-03-01)');
+    expect(daysLeftText(1, '2026-03-01')).toBe('1 day left (until 2026-03-01)');
+    expect(daysLeftText(0, '2026-03-01')).toBe('Due today');
+    expect(daysLeftText(-1, '2026-03-01')).toBe('1 day overdue');
+    expect(daysLeftText(-5, '2026-03-01')).toBe('5 days overdue');
   });
 });

@@ -1,5 +1,6 @@
-// Pure helpers for what the Donations tab shows: purposes, amounts, status badges, and the
-// list's sort state.
+// Pure helpers for what the Donations tab shows: purposes, amounts, status badges (with
+// refunds and disputes), days left to refund an excess, and the list's sort state.
+import { formatDay } from '../../components/dates';
 
 /** `general_party_use` -> `General Party Use`: underscores become spaces, words capitalised. */
 export function formatPurpose(snake: string): string {
@@ -25,6 +26,47 @@ export function statusBadge(status: string): BadgeVariant {
   if (status === 'completed') return 'default';
   if (status === 'pending') return 'secondary';
   return 'destructive';
+}
+
+/** Dispute statuses that end it; any other means the issuer holds the money. */
+const CLOSED_DISPUTE = ['won', 'lost', 'prevented', 'warning_closed'];
+
+export interface GiftState {
+  /** The badge's word. */
+  badge: string;
+  variant: BadgeVariant;
+  /** A sentence under the gift: what went back and when, or why it cannot be refunded. */
+  note: string | null;
+}
+
+/** What a gift's badge and note say: disputed while a dispute is open, refunded (in full or
+ *  in part) once money went back, otherwise its status. */
+export function giftState(d: { amount: string; status: string; refunded?: string; refundedAt?: string | null; disputeStatus?: string | null }): GiftState {
+  const refunded = Number(d.refunded ?? 0);
+  const dispute = d.disputeStatus ?? null;
+  if (dispute && !CLOSED_DISPUTE.includes(dispute)) {
+    return { badge: 'Disputed', variant: 'destructive', note: 'The card issuer is holding the money until the dispute closes; answer it in Stripe.' };
+  }
+  if (refunded > 0) {
+    const when = d.refundedAt ? ` on ${formatDay(d.refundedAt)}` : '';
+    const lost = dispute === 'lost' ? ' (dispute lost)' : '';
+    const full = refunded >= Number(d.amount);
+    return {
+      badge: full ? 'Refunded' : 'Partly refunded',
+      variant: full ? 'destructive' : 'secondary',
+      note: `Refunded ${formatAmount(d.refunded ?? '')}${when}${lost}`,
+    };
+  }
+  const note = dispute === 'won' ? 'Dispute won: the gift stands.' : null;
+  return { badge: d.status, variant: statusBadge(d.status), note };
+}
+
+/** "12 days left (until 2026-03-01)", "Due today", or "5 days overdue". */
+export function daysLeftText(daysLeft: number, deadline: string): string {
+  if (daysLeft > 1) return `${daysLeft} days left (until ${deadline})`;
+  if (daysLeft === 1) return `1 day left (until ${deadline})`;
+  if (daysLeft === 0) return 'Due today';
+  return daysLeft === -1 ? '1 day overdue' : `${-daysLeft} days overdue`;
 }
 
 export type SortKey = 'name' | 'amount' | 'date';

@@ -1,5 +1,9 @@
-//! Donations, as staff see them: a sortable list and an export. There is no delete: a
-//! donation record is the party's evidence under federal law.
+//! Donations, as staff see them: a sortable list and an export, refunds ([`refund`]), and
+//! the treasurer's reports ([`reports`]: donors over the limit, Schedules A and B). There
+//! is no delete: a donation record is the party's evidence under federal law.
+
+mod refund;
+mod reports;
 
 use std::collections::HashMap;
 
@@ -12,7 +16,9 @@ use warp::{Filter, Rejection};
 use super::{dollars, json};
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
+use crate::domain::donations::refunds::COUNTED;
 use crate::domain::export::{self, Sheet};
+use crate::domain::fec::schedules::aggregate_sql;
 use crate::http::error::ApiError;
 use crate::state::AppState;
 
@@ -40,6 +46,14 @@ struct Donation {
     updated_at: String,
     /// When the donor's details were removed (an unpaid gift, on request or after 30 days).
     redacted_at: Option<String>,
+    /// Dollars gone back to the donor: refunds on their way or made, and a lost dispute.
+    refunded: String,
+    /// When the last of them was made.
+    refunded_at: Option<String>,
+    /// Dollars staff may still refund: none unless completed and not disputed.
+    refundable: String,
+    /// Stripe's status of the gift's latest dispute (`needs_response`, `won`, `lost`…).
+    dispute_status: Option<String>,
 }
 
 /// How the list is ordered: `?sortBy=name|amount|date&sortOrder=asc|desc`.
@@ -76,6 +90,8 @@ impl Order {
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let admin = super::signed_in(state.clone());
+    let refund = refund::routes(state.clone());
+    let reports = reports::routes(state.clone());
     let list = warp::path!("donations")
         .and(warp::get())
         .and(admin.clone())
@@ -88,19 +104,52 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(warp::get())
         .and(admin)
         .and_then(move |admin: Admin| export(state.clone(), admin));
-    list.or(export).unify().boxed()
+    list.or(export)
+        .unify()
+        .or(refund)
+        .unify()
+        .or(reports)
+        .unify()
+        .boxed()
 }
 
-/// The columns [`donation_from_row`] reads, in its order; queries may add more after them.
-const DONATION_COLUMNS: &str = "id, amount_cents, donor_name, donor_email, donor_address, \
-     donor_city, donor_state, donor_zip_code, donor_occupation, donor_employer, \
-     contribution_purpose, citizenship_confirmed, status, payment_intent_id, created_at, updated_at, \
-     redacted_at";
+/// The columns [`donation_from_row`] reads from `donations d`, in its order; queries may
+/// add more after them.
+fn donation_columns() -> String {
+    format!(
+        "d.id, d.amount_cents, d.donor_name, d.donor_email, d.donor_address, d.donor_city, \
+         d.donor_state, d.donor_zip_code, d.donor_occupation, d.donor_employer, \
+         d.contribution_purpose, d.citizenship_confirmed, d.status, d.payment_intent_id, \
+         d.created_at, d.updated_at, d.redacted_at, \
+         (SELECT COALESCE(SUM(r.amount_cents), 0) FROM donation_refunds r \
+          WHERE r.donation_id = d.id AND r.status IN {COUNTED}), \
+         (SELECT MAX(r.refunded_at) FROM donation_refunds r \
+          WHERE r.donation_id = d.id AND r.status IN {COUNTED}), \
+         (SELECT COALESCE(SUM(r.amount_cents), 0) FROM donation_refunds r \
+          WHERE r.donation_id = d.id AND r.status IN ('requested', 'pending', 'requires_action', 'succeeded')), \
+         (SELECT s.status FROM donation_disputes s WHERE s.donation_id = d.id \
+          ORDER BY s.opened_at DESC LIMIT 1)"
+    )
+}
+
+/// How many columns [`donation_columns`] has.
+const DONATION_COLUMN_COUNT: usize = 21;
 
 fn donation_from_row(r: &rusqlite::Row) -> rusqlite::Result<Donation> {
+    let amount: i64 = r.get(1)?;
+    let status: String = r.get(12)?;
+    let dispute_status: Option<String> = r.get(20)?;
+    let disputed = dispute_status
+        .as_deref()
+        .is_some_and(|s| !matches!(s, "won" | "lost" | "prevented" | "warning_closed"));
+    let refundable = if status == "completed" && !disputed {
+        (amount - r.get::<_, i64>(19)?).max(0)
+    } else {
+        0
+    };
     Ok(Donation {
         id: r.get(0)?,
-        amount: dollars(r.get(1)?),
+        amount: dollars(amount),
         donor_name: r.get(2)?,
         donor_email: r.get(3)?,
         donor_address: r.get(4)?,
@@ -111,18 +160,23 @@ fn donation_from_row(r: &rusqlite::Row) -> rusqlite::Result<Donation> {
         donor_employer: r.get(9)?,
         contribution_purpose: r.get(10)?,
         citizenship_confirmed: r.get(11)?,
-        status: r.get(12)?,
+        status,
         payment_intent_id: r.get(13)?,
         created_at: r.get(14)?,
         updated_at: r.get(15)?,
         redacted_at: r.get(16)?,
+        refunded: dollars(r.get(17)?),
+        refunded_at: r.get(18)?,
+        refundable: dollars(refundable),
+        dispute_status,
     })
 }
 
 async fn donations(state: &AppState, order: Order) -> Result<Vec<Donation>, ApiError> {
     // The ORDER BY comes from the fixed choices above, never from the request's text.
     let sql = format!(
-        "SELECT {DONATION_COLUMNS} FROM donations ORDER BY {} {dir}, id {dir}",
+        "SELECT {} FROM donations d ORDER BY d.{} {dir}, d.id {dir}",
+        donation_columns(),
         order.column,
         dir = if order.descending { "DESC" } else { "ASC" }
     );
@@ -131,6 +185,21 @@ async fn donations(state: &AppState, order: Order) -> Result<Vec<Donation>, ApiE
         .read(move |c| {
             let mut stmt = c.prepare(&sql)?;
             stmt.query_map([], donation_from_row)?.collect()
+        })
+        .await
+}
+
+/// One gift, as the list shows it.
+async fn donation(state: &AppState, id: i64) -> Result<Option<Donation>, ApiError> {
+    let sql = format!(
+        "SELECT {} FROM donations d WHERE d.id = ?1",
+        donation_columns()
+    );
+    state
+        .db
+        .read(move |c| {
+            use rusqlite::OptionalExtension as _;
+            c.query_row(&sql, [id], donation_from_row).optional()
         })
         .await
 }
@@ -154,30 +223,33 @@ struct ExportRow {
     first_name: String,
     last_name: String,
     year: i64,
-    /// The donor's completed gifts in the gift's year up to and including it, in cents.
+    /// The donor's completed gifts in the gift's year up to and including it, less what was
+    /// refunded to them that year before it, in cents.
     aggregate: i64,
 }
 
 /// GET /api/admin/donations/export: every donation, newest first, with the donor's
-/// year-to-date total at each gift and whether it must be itemised (above the threshold).
+/// year-to-date total at each gift, whether it must be itemised (above the threshold), and
+/// what went back of it.
 async fn export(state: AppState, admin: Admin) -> Result<Response, Rejection> {
+    let sql = format!(
+        "SELECT {}, d.donor_first_name, d.donor_last_name, d.contribution_year, {} \
+         FROM donations d ORDER BY d.created_at DESC, d.id DESC",
+        donation_columns(),
+        aggregate_sql()
+    );
     let rows = state
         .db
-        .read(|c| {
-            let mut stmt = c.prepare(&format!(
-                "SELECT {DONATION_COLUMNS}, donor_first_name, donor_last_name, contribution_year, \
-                 SUM(CASE WHEN status = 'completed' THEN amount_cents ELSE 0 END) OVER ( \
-                     PARTITION BY donor_email, contribution_year ORDER BY created_at, id \
-                     ROWS UNBOUNDED PRECEDING) \
-                 FROM donations ORDER BY created_at DESC, id DESC"
-            ))?;
+        .read(move |c| {
+            let mut stmt = c.prepare(&sql)?;
+            let n = DONATION_COLUMN_COUNT;
             stmt.query_map([], |r| {
                 Ok(ExportRow {
                     donation: donation_from_row(r)?,
-                    first_name: r.get(17)?,
-                    last_name: r.get(18)?,
-                    year: r.get(19)?,
-                    aggregate: r.get(20)?,
+                    first_name: r.get(n)?,
+                    last_name: r.get(n + 1)?,
+                    year: r.get(n + 2)?,
+                    aggregate: r.get(n + 3)?,
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()
@@ -216,6 +288,12 @@ async fn export(state: AppState, admin: Admin) -> Result<Response, Rejection> {
                 if itemize { "Yes" } else { "No" }.into(),
                 d.payment_intent_id.unwrap_or_default(),
                 export::local_time(site, Some(&d.updated_at)),
+                d.refunded,
+                export::local_time(site, d.refunded_at.as_deref()),
+                d.dispute_status
+                    .as_deref()
+                    .map(export::words)
+                    .unwrap_or_default(),
             ]
         })
         .collect();
@@ -243,6 +321,9 @@ async fn export(state: AppState, admin: Admin) -> Result<Response, Rejection> {
             "Itemize",
             "Payment Intent",
             "Updated",
+            "Refunded",
+            "Refunded At",
+            "Dispute",
         ],
         rows,
     };

@@ -1,0 +1,99 @@
+//! `POST /api/stripe/webhook`: Stripe's reports of what happened to a payment. Only a
+//! correctly signed event (`STRIPE_WEBHOOK_SECRET`, five minutes' tolerance) changes
+//! anything; each event applies once; events we do not use are acknowledged and ignored, so
+//! Stripe stops sending them.
+//!
+//! A payment's outcome (`payment_intent.*`) is in [`payment_events`]; money going back
+//! (`charge.refunded`, `refund.updated`, `charge.dispute.*`) in [`money_events`]. When an
+//! event cannot be applied yet (Stripe's refund list could not be read), the answer is an
+//! error, so Stripe sends it again later.
+
+mod money_events;
+mod payment_events;
+
+use bytes::Bytes;
+use serde_json::json;
+use stripe_webhook::{EventObject, Webhook};
+use warp::filters::BoxedFilter;
+use warp::reply::Response;
+use warp::{Filter, Rejection, Reply};
+
+use crate::http::error::ApiError;
+use crate::http::filters::limited_body;
+use crate::state::AppState;
+
+/// Stripe's events are a few kilobytes; a PaymentIntent with everything expanded stays far
+/// below this.
+const BODY_LIMIT: u64 = 256 * 1024;
+
+pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    warp::path!("stripe" / "webhook")
+        .and(warp::post())
+        .and(warp::header::optional::<String>("stripe-signature"))
+        .and(limited_body(BODY_LIMIT))
+        .and_then(move |signature, body| webhook(state.clone(), signature, body))
+        .boxed()
+}
+
+/// The event's own details, for applying it once and dating what it reports.
+pub(super) struct Meta {
+    pub id: String,
+    pub kind: String,
+    /// When Stripe made the event: a dispute's closing date.
+    pub created: jiff::Timestamp,
+}
+
+async fn webhook(
+    state: AppState,
+    signature: Option<String>,
+    body: Result<Bytes, ApiError>,
+) -> Result<Response, Rejection> {
+    // With payments off there is no webhook: a stray post (a scanner, an old endpoint in
+    // a Stripe dashboard) is nothing to raise an alarm about.
+    let Some(payments) = state.payments.clone() else {
+        tracing::info!("a Stripe webhook arrived while payments are off");
+        return Err(ApiError::NotFound("Payments are not set up on this site.".into()).into());
+    };
+    let Some(secret) = payments.config.webhook_secret.clone() else {
+        tracing::warn!("a Stripe webhook arrived, but STRIPE_WEBHOOK_SECRET is not set");
+        return Err(ApiError::Unavailable("Webhooks are not configured.".into()).into());
+    };
+    let body = body?;
+    let signature = signature
+        .ok_or_else(|| ApiError::BadRequest("The Stripe-Signature header is missing.".into()))?;
+    let payload = std::str::from_utf8(&body)
+        .map_err(|_| ApiError::BadRequest("The event is not valid UTF-8.".into()))?;
+    let event = Webhook::construct_event(payload, &signature, &secret).map_err(|e| {
+        tracing::warn!(error = %e, "refused a Stripe webhook");
+        ApiError::BadRequest("The event's signature is not valid.".into())
+    })?;
+    let meta = Meta {
+        id: event.id.to_string(),
+        kind: event.type_.to_string(),
+        created: jiff::Timestamp::from_second(event.created).unwrap_or_else(|_| state.clock.now()),
+    };
+    match event.data.object {
+        EventObject::PaymentIntentSucceeded(pi)
+        | EventObject::PaymentIntentPaymentFailed(pi)
+        | EventObject::PaymentIntentCanceled(pi) => {
+            payment_events::apply(&state, &meta, &pi).await?
+        }
+        EventObject::ChargeRefunded(charge) => {
+            money_events::charge_refunded(&state, &payments, &meta, &charge).await?
+        }
+        EventObject::RefundUpdated(refund)
+        | EventObject::RefundFailed(refund)
+        | EventObject::ChargeRefundUpdated(refund) => {
+            money_events::refund_updated(&state, &meta, &refund).await?
+        }
+        EventObject::ChargeDisputeCreated(dispute) | EventObject::ChargeDisputeClosed(dispute) => {
+            money_events::dispute(&state, &meta, &dispute).await?
+        }
+        _ => tracing::debug!(event = %meta.id, kind = %meta.kind, "ignored a Stripe event"),
+    }
+    Ok(received())
+}
+
+fn received() -> Response {
+    warp::reply::json(&json!({ "received": true })).into_response()
+}

@@ -1,0 +1,173 @@
+//! Money going back, as Stripe reports it: `charge.refunded` (a refund made in the admin or
+//! in Stripe's dashboard; the charge's refunds are then read from the refunds API, since
+//! recent API versions no longer embed them in the charge), `refund.updated` and
+//! `refund.failed` (a refund that failed after it was made), and `charge.dispute.created` /
+//! `.closed`. Each event applies once (`stripe_events`), and each refund and dispute is keyed
+//! by Stripe's id, so replays, duplicates and events out of order count once.
+
+use stripe_shared::{Charge, Dispute, Refund};
+
+use super::Meta;
+use crate::domain::donations;
+use crate::domain::donations::disputes::{DisputeRecorded, StripeDispute};
+use crate::domain::donations::refunds::{self, Recorded, StripeRefund};
+use crate::domain::money_back;
+use crate::domain::payments::{Payments, refund_of};
+use crate::http::error::ApiError;
+use crate::state::AppState;
+
+/// Whether event `id` was applied before (read first, to spare Stripe a needless call).
+async fn seen(state: &AppState, id: &str) -> Result<bool, ApiError> {
+    let id = id.to_owned();
+    state
+        .db
+        .read(move |c| {
+            c.query_row(
+                "SELECT EXISTS (SELECT 1 FROM stripe_events WHERE id = ?1)",
+                [id],
+                |r| r.get(0),
+            )
+        })
+        .await
+}
+
+/// `charge.refunded`: every refund of the charge, as the refunds API has them now.
+pub(super) async fn charge_refunded(
+    state: &AppState,
+    payments: &Payments,
+    meta: &Meta,
+    charge: &Charge,
+) -> Result<(), ApiError> {
+    if seen(state, &meta.id).await? {
+        tracing::info!(event = %meta.id, "Stripe event already applied");
+        return Ok(());
+    }
+    let intent = charge.payment_intent.as_ref().map(|p| p.id().to_string());
+    let mut list = payments
+        .refunds_of_charge(charge.id.as_str())
+        .await
+        .map_err(|e| {
+            tracing::warn!(event = %meta.id, charge = %charge.id, error = %e,
+                "could not read a charge's refunds from Stripe; it will send the event again");
+            ApiError::BadGateway("Stripe's refunds could not be read.".into())
+        })?;
+    for r in &mut list {
+        if r.payment_intent.is_none() {
+            r.payment_intent = intent.clone();
+        }
+    }
+    apply_refunds(state, meta, list).await
+}
+
+/// `refund.updated`, `refund.failed`, `charge.refund.updated`: one refund, as it now stands.
+pub(super) async fn refund_updated(
+    state: &AppState,
+    meta: &Meta,
+    refund: &Refund,
+) -> Result<(), ApiError> {
+    apply_refunds(state, meta, vec![refund_of(refund)]).await
+}
+
+async fn apply_refunds(
+    state: &AppState,
+    meta: &Meta,
+    list: Vec<StripeRefund>,
+) -> Result<(), ApiError> {
+    let (mail, now, tz) = (state.mail.clone(), state.clock.now(), state.site.tz());
+    let (event, kind) = (meta.id.clone(), meta.kind.clone());
+    let applied = state
+        .db
+        .write(move |c| {
+            if !donations::first_time(c, &event, &kind)? {
+                return Ok(None);
+            }
+            let mut queued = false;
+            let mut done = Vec::new();
+            for r in &list {
+                let recorded = refunds::record(c, &tz, r, now)?;
+                queued |= money_back::after_refund(&mail, c, &recorded, &r.id, now)?;
+                done.push((r.id.clone(), r.status.clone(), recorded));
+            }
+            Ok(Some((done, queued)))
+        })
+        .await?;
+    let Some((done, queued)) = applied else {
+        tracing::info!(event = %meta.id, "Stripe event already applied");
+        return Ok(());
+    };
+    if queued {
+        state.mail.wake();
+    }
+    for (refund, status, recorded) in done {
+        match recorded {
+            Recorded::Refund {
+                donation_id,
+                newly_counted,
+                newly_failed,
+                ..
+            } => tracing::info!(event = %meta.id, %refund, %status, donation = donation_id,
+                newly_counted, newly_failed, "refund recorded"),
+            Recorded::Unknown => {
+                tracing::warn!(event = %meta.id, %refund, "a refund of a payment we do not know")
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `charge.dispute.created` and `.closed`.
+pub(super) async fn dispute(
+    state: &AppState,
+    meta: &Meta,
+    dispute: &Dispute,
+) -> Result<(), ApiError> {
+    let d = StripeDispute {
+        id: dispute.id.to_string(),
+        amount_cents: dispute.amount,
+        reason: dispute.reason.clone(),
+        status: dispute.status.as_str().to_owned(),
+        created: jiff::Timestamp::from_second(dispute.created).unwrap_or(meta.created),
+        payment_intent: dispute.payment_intent.as_ref().map(|p| p.id().to_string()),
+    };
+    let (mail, now, tz, at) = (
+        state.mail.clone(),
+        state.clock.now(),
+        state.site.tz(),
+        meta.created,
+    );
+    let (event, kind) = (meta.id.clone(), meta.kind.clone());
+    let id = d.id.clone();
+    let applied = state
+        .db
+        .write(move |c| {
+            if !donations::first_time(c, &event, &kind)? {
+                return Ok(None);
+            }
+            let recorded = refunds::apply_dispute(c, &tz, &d, at, now)?;
+            let queued = money_back::after_dispute(&mail, c, &d.id, &recorded, now)?;
+            Ok(Some((recorded, queued)))
+        })
+        .await?;
+    match applied {
+        None => tracing::info!(event = %meta.id, "Stripe event already applied"),
+        Some((DisputeRecorded::Unknown, _)) => {
+            tracing::warn!(event = %meta.id, dispute = %id, "a dispute of a payment we do not know")
+        }
+        Some((
+            DisputeRecorded::Dispute {
+                donation_id,
+                status,
+                chargeback,
+                ..
+            },
+            queued,
+        )) => {
+            if queued {
+                state.mail.wake();
+            }
+            tracing::info!(event = %meta.id, dispute = %id, donation = donation_id, %status,
+                chargeback = chargeback.is_some(), "dispute recorded");
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,40 @@
+// The donor's steps on /donate, shared by the donate page's tests and the refund test (which
+// pays a gift through the page before staff refund it).
+import { type Page } from '@playwright/test';
+
+export const form = (page: Page) => page.locator('main form').first();
+
+export interface Donor {
+  email: string;
+  first?: string;
+  last?: string;
+  occupation?: string;
+  employer?: string;
+  purpose?: string;
+}
+
+export async function fillDonor(page: Page, donor: Donor) {
+  const f = form(page);
+  await f.getByLabel(/^First name/).fill(donor.first ?? 'Grace');
+  await f.getByLabel(/^Last name/).fill(donor.last ?? 'Hopper');
+  await f.getByLabel(/^Email/).fill(donor.email);
+  await f.getByLabel(/^Street address/).fill('12 Compiler Lane');
+  await f.getByLabel(/^City/).fill('Arlington');
+  await f.getByLabel(/^State/).selectOption('VA');
+  await f.getByLabel(/^ZIP code/).fill('22201');
+  if (donor.occupation) await f.getByLabel(/^Occupation/).fill(donor.occupation);
+  if (donor.employer) await f.getByLabel(/^Employer/).fill(donor.employer);
+  if (donor.purpose) await f.getByLabel(/^Contribution purpose/).selectOption({ label: donor.purpose });
+}
+
+export async function confirmAll(page: Page) {
+  await form(page).getByLabel('I am a U.S. citizen or lawfully admitted permanent resident').check();
+  await form(page).getByLabel('I confirm that each of the following statements is true.').check();
+}
+
+export const proceed = (page: Page) => page.getByRole('button', { name: 'Proceed to Payment' });
+
+export async function pay(page: Page, card = '4242 4242 4242 4242') {
+  await page.getByLabel('Card number').fill(card);
+  await page.getByRole('button', { name: /^Donate \$/ }).click();
+}
