@@ -60,7 +60,30 @@ pub struct Desk {
     pub mail: Arc<Mail>,
 }
 
+/// What the money routes use (donations, refunds, Stripe's events): the [`Desk`]'s parts,
+/// the party's settings (limits, time zone, committee) and the card processor.
+#[derive(Clone)]
+pub struct Ledger {
+    pub db: Db,
+    pub clock: Arc<Clock>,
+    pub mail: Arc<Mail>,
+    pub site: Arc<SiteConfig>,
+    /// `None` when no Stripe keys are configured.
+    pub payments: Option<Arc<Payments>>,
+}
+
 impl AppState {
+    /// The [`Ledger`] view of the state.
+    pub fn ledger(&self) -> Ledger {
+        Ledger {
+            db: self.db.clone(),
+            clock: self.clock.clone(),
+            mail: self.mail.clone(),
+            site: self.site.clone(),
+            payments: self.payments.clone(),
+        }
+    }
+
     /// The [`Desk`] view of the state.
     pub fn desk(&self) -> Desk {
         Desk {
@@ -121,8 +144,18 @@ impl AppState {
             None => Rebuilder::disabled(),
         };
         let clock: Arc<Clock> = Arc::default();
-        let mail = Mail::new(&config, &site, db.clone(), clock.clone())
-            .context("Failed to set up outgoing mail")?;
+        let mail = Mail::new(
+            &config.mail,
+            crate::domain::mail::Places {
+                content_dir: &config.content_dir,
+                data_dir: &config.data_dir,
+                site_url: &canonical,
+            },
+            &site,
+            db.clone(),
+            clock.clone(),
+        )
+        .context("Failed to set up outgoing mail")?;
         // What a crash or an outage left queued goes out now.
         mail.start();
         Ok(AppState {

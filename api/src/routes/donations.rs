@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use generator::donations::{self as rules, TEXTS};
 use generator::forms::is_valid_email;
@@ -18,21 +19,35 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use crate::domain::donations::{self, masked};
+use crate::domain::donor_pass::DonorPasses;
 use crate::domain::mail::receipt;
 use crate::domain::payments::{NewIntent, Paid};
 use crate::http::error::ApiError;
 use crate::http::filters::{client_ip, json_body, same_origin};
-use crate::http::rate_limit::DONATION_WINDOW;
-use crate::state::AppState;
+use crate::http::rate_limit::{DONATION_WINDOW, DonationLimiter};
+use crate::state::{AppState, Ledger};
 
 /// A donation body is a few hundred bytes; this leaves room for long addresses in any script.
 const BODY_LIMIT: u64 = 16 * 1024;
 
+/// What the donation routes use: the money's parts, the per-address limits, and donors' passes.
+#[derive(Clone)]
+struct Gifts {
+    ledger: Ledger,
+    limiter: Arc<DonationLimiter>,
+    passes: Arc<DonorPasses>,
+}
+
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let trust_proxy = state.config.trust_proxy.clone();
+    let gifts = Gifts {
+        ledger: state.ledger(),
+        limiter: state.donation_limiter.clone(),
+        passes: state.donor_passes.clone(),
+    };
     let settings = warp::path!("donations" / "config").and(warp::get()).map({
-        let state = state.clone();
-        move || settings(&state)
+        let gifts = gifts.clone();
+        move || settings(&gifts)
     });
     let summary = warp::path!("donations" / "summary")
         .and(warp::get())
@@ -40,8 +55,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(warp::query::<HashMap<String, String>>())
         .and(warp::header::optional::<String>(PASS_HEADER))
         .and_then({
-            let state = state.clone();
-            move |ip, query, pass| summary(state.clone(), ip, query, pass)
+            let gifts = gifts.clone();
+            move |ip, query, pass| summary(gifts.clone(), ip, query, pass)
         });
     let pass = warp::path!("donations" / "pass")
         .and(warp::post())
@@ -49,8 +64,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(client_ip(trust_proxy.clone()))
         .and(json_body::<Value>(BODY_LIMIT))
         .and_then({
-            let state = state.clone();
-            move |ip, body| pass(state.clone(), ip, body)
+            let gifts = gifts.clone();
+            move |ip, body| pass(gifts.clone(), ip, body)
         });
     let create = warp::path!("create-payment-intent")
         .and(warp::post())
@@ -58,7 +73,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(client_ip(trust_proxy.clone()))
         .and(warp::header::optional::<String>(PASS_HEADER))
         .and(json_body::<Value>(BODY_LIMIT))
-        .and_then(move |ip, pass, body| create(state.clone(), ip, pass, body));
+        .and_then(move |ip, pass, body| create(gifts.clone(), ip, pass, body));
     settings
         .or(summary)
         .unify()
@@ -74,8 +89,9 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 
 /// GET /api/donations/config: `{publishableKey}`, or `null` when payments are off. Read at
 /// run time, so rotating Stripe's keys needs no rebuild of the page.
-fn settings(state: &AppState) -> Response {
-    let key = state
+fn settings(gifts: &Gifts) -> Response {
+    let key = gifts
+        .ledger
         .payments
         .as_ref()
         .map(|p| p.config.publishable_key.clone());
@@ -94,7 +110,7 @@ fn dollars(cents: i64) -> Value {
 /// browser holding the donor's pass; to anyone else all three are `null` (unknown), whether
 /// or not the address ever gave.
 async fn summary(
-    state: AppState,
+    gifts: Gifts,
     ip: IpAddr,
     query: HashMap<String, String>,
     pass: Option<String>,
@@ -104,8 +120,8 @@ async fn summary(
         .map(|e| e.trim().to_lowercase())
         .filter(|e| is_valid_email(e))
         .ok_or_else(|| ApiError::BadRequest("Please enter a valid email address.".into()))?;
-    let this_year = donations::current_year(&state.site);
-    let rules = &state.site.donations;
+    let this_year = donations::current_year(&gifts.ledger.site);
+    let rules = &gifts.ledger.site.donations;
     let year = query
         .get("year")
         .and_then(|y| y.trim().parse::<i16>().ok())
@@ -124,12 +140,12 @@ async fn summary(
         ))
         .into());
     };
-    if !state.donation_limiter.allow_lookup(ip, &email) {
+    if !gifts.limiter.allow_lookup(ip, &email) {
         tracing::warn!(%ip, email = %masked(&email), "donation status lookups over the limit");
         return Err(too_many("Too many donation status checks. Please wait a few minutes.").into());
     }
-    let now = state.clock.now();
-    if !state.donor_passes.allows(pass.as_deref(), &email, now) {
+    let now = gifts.ledger.clock.now();
+    if !gifts.passes.allows(pass.as_deref(), &email, now) {
         return Ok(warp::reply::json(&json!({
             "completed": null, "pending": null, "remaining": null,
         }))
@@ -137,7 +153,8 @@ async fn summary(
     }
     // It reveals what someone gave: keep a trace of who asked about whom.
     tracing::info!(%ip, email = %masked(&email), year, "donation status looked up");
-    let totals = state
+    let totals = gifts
+        .ledger
         .db
         .read(move |c| donations::totals(c, &email, year, now))
         .await?;
@@ -158,19 +175,20 @@ fn too_many(message: &str) -> ApiError {
 
 /// POST /api/donations/pass `{ticket}` → `{pass}`: the ticket a payment setup gave, once
 /// that gift is paid, becomes the donor's pass. 409 while the payment has not gone through.
-async fn pass(state: AppState, ip: IpAddr, body: Value) -> Result<Response, Rejection> {
-    let now = state.clock.now();
+async fn pass(gifts: Gifts, ip: IpAddr, body: Value) -> Result<Response, Rejection> {
+    let now = gifts.ledger.clock.now();
     let ticket = body
         .get("ticket")
         .and_then(Value::as_str)
-        .and_then(|t| state.donor_passes.open_ticket(t, now));
+        .and_then(|t| gifts.passes.open_ticket(t, now));
     let Some((gift, email)) = ticket else {
         return Err(ApiError::BadRequest("This receipt is not valid.".into()).into());
     };
-    if !state.donation_limiter.allow_lookup(ip, &email) {
+    if !gifts.limiter.allow_lookup(ip, &email) {
         return Err(too_many("Too many donation status checks. Please wait a few minutes.").into());
     }
-    let row = state
+    let row = gifts
+        .ledger
         .db
         .read(move |c| {
             use rusqlite::OptionalExtension as _;
@@ -182,7 +200,7 @@ async fn pass(state: AppState, ip: IpAddr, body: Value) -> Result<Response, Reje
             .optional()
         })
         .await?;
-    let paid = match (row, &state.payments) {
+    let paid = match (row, &gifts.ledger.payments) {
         (Some((status, _)), _) if status == "completed" => true,
         // The webhook may not have arrived yet: ask Stripe.
         (Some((status, Some(intent))), Some(payments)) if status != "canceled" => {
@@ -191,7 +209,7 @@ async fn pass(state: AppState, ip: IpAddr, body: Value) -> Result<Response, Reje
                     amount_cents,
                     currency,
                 }) => {
-                    complete_on_return(&state, gift, intent, amount_cents, currency).await?;
+                    complete_on_return(&gifts, gift, intent, amount_cents, currency).await?;
                     true
                 }
                 Ok(Paid::Processing) => true,
@@ -207,21 +225,22 @@ async fn pass(state: AppState, ip: IpAddr, body: Value) -> Result<Response, Reje
     if !paid {
         return Err(ApiError::Conflict("The payment has not gone through yet.".into()).into());
     }
-    Ok(warp::reply::json(&json!({ "pass": state.donor_passes.pass(&email, now) })).into_response())
+    Ok(warp::reply::json(&json!({ "pass": gifts.passes.pass(&email, now) })).into_response())
 }
 
 /// The donor came back from Stripe, which says the gift is paid, before its webhook: the
 /// gift is completed (and its receipt queued) now, as the webhook would; the webhook then
 /// finds it completed and changes nothing, so the receipt goes out once either way.
 async fn complete_on_return(
-    state: &AppState,
+    gifts: &Gifts,
     gift: i64,
     intent: String,
     amount_cents: i64,
     currency: String,
 ) -> Result<(), ApiError> {
-    let (mail, now) = (state.mail.clone(), state.clock.now());
-    let completed = state
+    let (mail, now) = (gifts.ledger.mail.clone(), gifts.ledger.clock.now());
+    let completed = gifts
+        .ledger
         .db
         .write(move |c| {
             let done = donations::complete_paid(c, gift, &intent, amount_cents, &currency)?;
@@ -233,7 +252,7 @@ async fn complete_on_return(
         .await?;
     if completed {
         tracing::info!(donation = gift, "donation completed on the donor's return");
-        state.mail.wake();
+        gifts.ledger.mail.wake();
     }
     Ok(())
 }
@@ -244,41 +263,40 @@ async fn complete_on_return(
 /// only then does Stripe hear of it; a refused gift never reaches Stripe. A refusal names
 /// the donor's remaining allowance only to a browser holding their pass.
 async fn create(
-    state: AppState,
+    gifts: Gifts,
     ip: IpAddr,
     pass: Option<String>,
     body: Value,
 ) -> Result<Response, Rejection> {
     let donation = rules::parse(&body).map_err(ApiError::from)?;
-    let payments = state
+    let payments = gifts
+        .ledger
         .payments
         .clone()
         .ok_or_else(|| ApiError::Unavailable(TEXTS.unavailable.into()))?;
-    if !state
-        .donation_limiter
-        .allow_setup(ip, &donation.donor.email)
-    {
+    if !gifts.limiter.allow_setup(ip, &donation.donor.email) {
         tracing::warn!(%ip, email = %masked(&donation.donor.email), "payment setups over the limit");
         return Err(too_many(
             "Too many payment attempts. Please wait a few minutes and try again.",
         )
         .into());
     }
-    let now = state.clock.now();
-    let year = donations::year_at(&state.site, now);
-    let limits = state.site.donations.clone();
+    let now = gifts.ledger.clock.now();
+    let year = donations::year_at(&gifts.ledger.site, now);
+    let limits = gifts.ledger.site.donations.clone();
     let gift = donation.clone();
-    let reveal = state
-        .donor_passes
+    let reveal = gifts
+        .passes
         .allows(pass.as_deref(), &donation.donor.email, now);
-    let reserved = state
+    let reserved = gifts
+        .ledger
         .db
         .write(move |c| donations::reserve(c, &limits, year, &gift, now, reveal))
         .await?
         .map_err(ApiError::from)?;
     let email = masked(&donation.donor.email);
     let failed = |cause: String| {
-        let db = state.db.clone();
+        let db = gifts.ledger.db.clone();
         async move {
             tracing::error!(donation = reserved.id, %cause, "payment setup failed at Stripe");
             if let Err(e) = db
@@ -293,7 +311,7 @@ async fn create(
     let intent = payments
         .create_intent(NewIntent {
             amount_cents: donation.amount_cents,
-            description: format!("Contribution to {}", state.site.name),
+            description: format!("Contribution to {}", gifts.ledger.site.name),
             donation_id: reserved.id,
             // The row and the moment it was made: unique even if the database is recreated.
             idempotency_key: format!("donation-{}-{}", reserved.id, reserved.created_at),
@@ -307,7 +325,8 @@ async fn create(
         return Err(failed(format!("intent {} came without a client secret", intent.id)).await);
     };
     let intent_id = intent.id.clone();
-    state
+    gifts
+        .ledger
         .db
         .write(move |c| donations::set_intent(c, reserved.id, &intent_id))
         .await?;
@@ -318,9 +337,7 @@ async fn create(
         %email,
         "donation reserved; payment set up"
     );
-    let ticket = state
-        .donor_passes
-        .ticket(reserved.id, &donation.donor.email, now);
+    let ticket = gifts.passes.ticket(reserved.id, &donation.donor.email, now);
     Ok(warp::reply::with_status(
         warp::reply::json(&json!({ "clientSecret": client_secret, "ticket": ticket })),
         StatusCode::OK,

@@ -288,7 +288,10 @@ fn the_notice_shell_is_the_sites_layout_with_its_markers_and_is_not_indexed() {
     let page = fill_notice(&shell, "You are unsubscribed", &["No more mail."], None);
     assert!(page.contains("<title>You are unsubscribed | FXP</title>"));
     assert!(page.contains(">You are unsubscribed</h1>") && page.contains("No more mail."));
-    assert!(!page.contains(NOTICE_TITLE), "every place the title goes is filled");
+    assert!(
+        !page.contains(NOTICE_TITLE),
+        "every place the title goes is filled"
+    );
     assert!(!read(&opts, "sitemap.xml").contains(".pages"));
 }
 

@@ -22,6 +22,7 @@ pub mod staff_alert;
 pub mod texts;
 pub mod tokens;
 
+use std::path::Path;
 use std::sync::Arc;
 
 use generator::config::SiteConfig;
@@ -82,15 +83,26 @@ pub struct Mail {
     one_at_a_time: tokio::sync::Mutex<()>,
 }
 
+/// Where the mail's files and links are.
+pub struct Places<'a> {
+    /// `content/`, for `mail.yaml`.
+    pub content_dir: &'a Path,
+    /// Where the outbox and the link key are kept.
+    pub data_dir: &'a Path,
+    /// The site's public address, for links in messages.
+    pub site_url: &'a str,
+}
+
 impl Mail {
-    /// Reads the settings and texts; fails with what to fix.
+    /// Reads the settings, the texts (`content_dir/mail.yaml`) and the link key kept in
+    /// `data_dir`; fails with what to fix.
     pub fn new(
-        config: &crate::config::Config,
+        settings: &MailConfig,
+        places: Places<'_>,
         site: &SiteConfig,
         db: Db,
         clock: Arc<Clock>,
     ) -> anyhow::Result<Arc<Mail>> {
-        let settings = &config.mail;
         let from: Mailbox = match &settings.from {
             Some(from) => from.parse().map_err(|e| {
                 anyhow::anyhow!("MAIL_FROM is not an address like `Name <hello@example.org>`: {e}")
@@ -113,7 +125,7 @@ impl Mail {
         let transport = match &settings.smtp_url {
             Some(url) => Transport::smtp(url)?,
             None => {
-                let outbox = config.data_dir.join("outbox");
+                let outbox = places.data_dir.join("outbox");
                 crate::store::db::private_dir(&outbox)?;
                 tracing::info!(
                     outbox = %outbox.display(),
@@ -122,13 +134,7 @@ impl Mail {
                 Transport::Outbox(outbox)
             }
         };
-        let site_url = config
-            .site
-            .as_ref()
-            .and_then(|s| s.site_url.clone())
-            .unwrap_or_else(|| site.url.clone())
-            .trim_end_matches('/')
-            .to_owned();
+        let site_url = places.site_url.trim_end_matches('/').to_owned();
         Ok(Arc::new(Mail {
             from,
             staff,
@@ -139,8 +145,8 @@ impl Mail {
             party: site.name.clone(),
             site_url,
             tz: site.tz(),
-            texts: Texts::load(&config.content_dir)?,
-            tokens: Tokens::open(&config.data_dir)?,
+            texts: Texts::load(places.content_dir)?,
+            tokens: Tokens::open(places.data_dir)?,
             transport,
             db,
             clock,

@@ -20,18 +20,19 @@ use warp::{Filter, Rejection, Reply};
 
 use crate::http::error::ApiError;
 use crate::http::filters::limited_body;
-use crate::state::AppState;
+use crate::state::{AppState, Ledger};
 
 /// Stripe's events are a few kilobytes; a PaymentIntent with everything expanded stays far
 /// below this.
 const BODY_LIMIT: u64 = 256 * 1024;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let ledger = state.ledger();
     warp::path!("stripe" / "webhook")
         .and(warp::post())
         .and(warp::header::optional::<String>("stripe-signature"))
         .and(limited_body(BODY_LIMIT))
-        .and_then(move |signature, body| webhook(state.clone(), signature, body))
+        .and_then(move |signature, body| webhook(ledger.clone(), signature, body))
         .boxed()
 }
 
@@ -44,13 +45,13 @@ pub(super) struct Meta {
 }
 
 async fn webhook(
-    state: AppState,
+    ledger: Ledger,
     signature: Option<String>,
     body: Result<Bytes, ApiError>,
 ) -> Result<Response, Rejection> {
     // With payments off there is no webhook: a stray post (a scanner, an old endpoint in
     // a Stripe dashboard) is nothing to raise an alarm about.
-    let Some(payments) = state.payments.clone() else {
+    let Some(payments) = ledger.payments.clone() else {
         tracing::info!("a Stripe webhook arrived while payments are off");
         return Err(ApiError::NotFound("Payments are not set up on this site.".into()).into());
     };
@@ -70,24 +71,24 @@ async fn webhook(
     let meta = Meta {
         id: event.id.to_string(),
         kind: event.type_.to_string(),
-        created: jiff::Timestamp::from_second(event.created).unwrap_or_else(|_| state.clock.now()),
+        created: jiff::Timestamp::from_second(event.created).unwrap_or_else(|_| ledger.clock.now()),
     };
     match event.data.object {
         EventObject::PaymentIntentSucceeded(pi)
         | EventObject::PaymentIntentPaymentFailed(pi)
         | EventObject::PaymentIntentCanceled(pi) => {
-            payment_events::apply(&state, &meta, &pi).await?
+            payment_events::apply(&ledger, &meta, &pi).await?
         }
         EventObject::ChargeRefunded(charge) => {
-            money_events::charge_refunded(&state, &payments, &meta, &charge).await?
+            money_events::charge_refunded(&ledger, &payments, &meta, &charge).await?
         }
         EventObject::RefundUpdated(refund)
         | EventObject::RefundFailed(refund)
         | EventObject::ChargeRefundUpdated(refund) => {
-            money_events::refund_updated(&state, &meta, &refund).await?
+            money_events::refund_updated(&ledger, &meta, &refund).await?
         }
         EventObject::ChargeDisputeCreated(dispute) | EventObject::ChargeDisputeClosed(dispute) => {
-            money_events::dispute(&state, &meta, &dispute).await?
+            money_events::dispute(&ledger, &meta, &dispute).await?
         }
         _ => tracing::debug!(event = %meta.id, kind = %meta.kind, "ignored a Stripe event"),
     }

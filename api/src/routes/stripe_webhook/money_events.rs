@@ -14,12 +14,12 @@ use crate::domain::donations::refunds::{self, Recorded, StripeRefund};
 use crate::domain::money_back;
 use crate::domain::payments::{Payments, refund_of};
 use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::state::Ledger;
 
 /// Whether event `id` was applied before (read first, to spare Stripe a needless call).
-async fn seen(state: &AppState, id: &str) -> Result<bool, ApiError> {
+async fn seen(ledger: &Ledger, id: &str) -> Result<bool, ApiError> {
     let id = id.to_owned();
-    state
+    ledger
         .db
         .read(move |c| {
             c.query_row(
@@ -33,12 +33,12 @@ async fn seen(state: &AppState, id: &str) -> Result<bool, ApiError> {
 
 /// `charge.refunded`: every refund of the charge, as the refunds API has them now.
 pub(super) async fn charge_refunded(
-    state: &AppState,
+    ledger: &Ledger,
     payments: &Payments,
     meta: &Meta,
     charge: &Charge,
 ) -> Result<(), ApiError> {
-    if seen(state, &meta.id).await? {
+    if seen(ledger, &meta.id).await? {
         tracing::info!(event = %meta.id, "Stripe event already applied");
         return Ok(());
     }
@@ -56,26 +56,26 @@ pub(super) async fn charge_refunded(
             r.payment_intent = intent.clone();
         }
     }
-    apply_refunds(state, meta, list).await
+    apply_refunds(ledger, meta, list).await
 }
 
 /// `refund.updated`, `refund.failed`, `charge.refund.updated`: one refund, as it now stands.
 pub(super) async fn refund_updated(
-    state: &AppState,
+    ledger: &Ledger,
     meta: &Meta,
     refund: &Refund,
 ) -> Result<(), ApiError> {
-    apply_refunds(state, meta, vec![refund_of(refund)]).await
+    apply_refunds(ledger, meta, vec![refund_of(refund)]).await
 }
 
 async fn apply_refunds(
-    state: &AppState,
+    ledger: &Ledger,
     meta: &Meta,
     list: Vec<StripeRefund>,
 ) -> Result<(), ApiError> {
-    let (mail, now, tz) = (state.mail.clone(), state.clock.now(), state.site.tz());
+    let (mail, now, tz) = (ledger.mail.clone(), ledger.clock.now(), ledger.site.tz());
     let (event, kind) = (meta.id.clone(), meta.kind.clone());
-    let applied = state
+    let applied = ledger
         .db
         .write(move |c| {
             if !donations::first_time(c, &event, &kind)? {
@@ -96,7 +96,7 @@ async fn apply_refunds(
         return Ok(());
     };
     if queued {
-        state.mail.wake();
+        ledger.mail.wake();
     }
     for (refund, status, recorded) in done {
         match recorded {
@@ -117,7 +117,7 @@ async fn apply_refunds(
 
 /// `charge.dispute.created` and `.closed`.
 pub(super) async fn dispute(
-    state: &AppState,
+    ledger: &Ledger,
     meta: &Meta,
     dispute: &Dispute,
 ) -> Result<(), ApiError> {
@@ -130,14 +130,14 @@ pub(super) async fn dispute(
         payment_intent: dispute.payment_intent.as_ref().map(|p| p.id().to_string()),
     };
     let (mail, now, tz, at) = (
-        state.mail.clone(),
-        state.clock.now(),
-        state.site.tz(),
+        ledger.mail.clone(),
+        ledger.clock.now(),
+        ledger.site.tz(),
         meta.created,
     );
     let (event, kind) = (meta.id.clone(), meta.kind.clone());
     let id = d.id.clone();
-    let applied = state
+    let applied = ledger
         .db
         .write(move |c| {
             if !donations::first_time(c, &event, &kind)? {
@@ -163,7 +163,7 @@ pub(super) async fn dispute(
             queued,
         )) => {
             if queued {
-                state.mail.wake();
+                ledger.mail.wake();
             }
             tracing::info!(event = %meta.id, dispute = %id, donation = donation_id, %status,
                 chargeback = chargeback.is_some(), "dispute recorded");

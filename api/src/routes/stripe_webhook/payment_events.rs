@@ -7,10 +7,10 @@ use super::Meta;
 use crate::domain::donations::{self, Applied, Outcome, PaymentEvent};
 use crate::domain::mail::receipt;
 use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::state::Ledger;
 
 pub(super) async fn apply(
-    state: &AppState,
+    ledger: &Ledger,
     meta: &Meta,
     intent: &PaymentIntent,
 ) -> Result<(), ApiError> {
@@ -33,8 +33,8 @@ pub(super) async fn apply(
     };
     let applied = {
         let payment = payment.clone();
-        let (mail, now) = (state.mail.clone(), state.clock.now());
-        state
+        let (mail, now) = (ledger.mail.clone(), ledger.clock.now());
+        ledger
             .db
             .write(move |c| {
                 let applied = donations::apply(c, &payment)?;
@@ -58,7 +58,7 @@ pub(super) async fn apply(
             ..
         }
     ) {
-        state.mail.wake();
+        ledger.mail.wake();
     }
     let (event_id, intent_id) = (&payment.event_id, &payment.intent_id);
     match applied {

@@ -20,7 +20,7 @@ use crate::domain::donations::refunds::COUNTED;
 use crate::domain::export::{self, Sheet};
 use crate::domain::fec::schedules::aggregate_sql;
 use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::state::{AppState, Ledger};
 
 /// A donation on the wire (spec §3, "Donation (admin)").
 #[derive(Debug, Serialize)]
@@ -89,6 +89,7 @@ impl Order {
 }
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let ledger = state.ledger();
     let admin = super::signed_in(state.clone());
     let refund = refund::routes(state.clone());
     let reports = reports::routes(state.clone());
@@ -97,13 +98,13 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(admin.clone())
         .and(warp::query::<HashMap<String, String>>())
         .and_then({
-            let state = state.clone();
-            move |admin: Admin, query| list(state.clone(), admin, query)
+            let ledger = ledger.clone();
+            move |admin: Admin, query| list(ledger.clone(), admin, query)
         });
     let export = warp::path!("donations" / "export")
         .and(warp::get())
         .and(admin)
-        .and_then(move |admin: Admin| export(state.clone(), admin));
+        .and_then(move |admin: Admin| export(ledger.clone(), admin));
     list.or(export)
         .unify()
         .or(refund)
@@ -172,7 +173,7 @@ fn donation_from_row(r: &rusqlite::Row) -> rusqlite::Result<Donation> {
     })
 }
 
-async fn donations(state: &AppState, order: Order) -> Result<Vec<Donation>, ApiError> {
+async fn donations(ledger: &Ledger, order: Order) -> Result<Vec<Donation>, ApiError> {
     // The ORDER BY comes from the fixed choices above, never from the request's text.
     let sql = format!(
         "SELECT {} FROM donations d ORDER BY d.{} {dir}, d.id {dir}",
@@ -180,7 +181,7 @@ async fn donations(state: &AppState, order: Order) -> Result<Vec<Donation>, ApiE
         order.column,
         dir = if order.descending { "DESC" } else { "ASC" }
     );
-    state
+    ledger
         .db
         .read(move |c| {
             let mut stmt = c.prepare(&sql)?;
@@ -190,12 +191,12 @@ async fn donations(state: &AppState, order: Order) -> Result<Vec<Donation>, ApiE
 }
 
 /// One gift, as the list shows it.
-async fn donation(state: &AppState, id: i64) -> Result<Option<Donation>, ApiError> {
+async fn donation(ledger: &Ledger, id: i64) -> Result<Option<Donation>, ApiError> {
     let sql = format!(
         "SELECT {} FROM donations d WHERE d.id = ?1",
         donation_columns()
     );
-    state
+    ledger
         .db
         .read(move |c| {
             use rusqlite::OptionalExtension as _;
@@ -206,13 +207,13 @@ async fn donation(state: &AppState, id: i64) -> Result<Option<Donation>, ApiErro
 
 /// GET /api/admin/donations?sortBy&sortOrder (default: date, newest first)
 async fn list(
-    state: AppState,
+    ledger: Ledger,
     admin: Admin,
     query: HashMap<String, String>,
 ) -> Result<Response, Rejection> {
     let order = Order::from_query(&query)?;
-    let list = donations(&state, order).await?;
-    audit::record_access(&state.db, Action::View, "donations", admin.ip).await?;
+    let list = donations(&ledger, order).await?;
+    audit::record_access(&ledger.db, Action::View, "donations", admin.ip).await?;
     Ok(json(StatusCode::OK, &list))
 }
 
@@ -231,14 +232,14 @@ struct ExportRow {
 /// GET /api/admin/donations/export: every donation, newest first, with the donor's
 /// year-to-date total at each gift, whether it must be itemised (above the threshold), and
 /// what went back of it.
-async fn export(state: AppState, admin: Admin) -> Result<Response, Rejection> {
+async fn export(ledger: Ledger, admin: Admin) -> Result<Response, Rejection> {
     let sql = format!(
         "SELECT {}, d.donor_first_name, d.donor_last_name, d.contribution_year, {} \
          FROM donations d ORDER BY d.created_at DESC, d.id DESC",
         donation_columns(),
         aggregate_sql()
     );
-    let rows = state
+    let rows = ledger
         .db
         .read(move |c| {
             let mut stmt = c.prepare(&sql)?;
@@ -255,8 +256,8 @@ async fn export(state: AppState, admin: Admin) -> Result<Response, Rejection> {
             .collect::<rusqlite::Result<Vec<_>>>()
         })
         .await?;
-    audit::record_access(&state.db, Action::Export, "donations", admin.ip).await?;
-    let site = &state.site;
+    audit::record_access(&ledger.db, Action::Export, "donations", admin.ip).await?;
+    let site = &ledger.site;
     let threshold = i64::from(site.donations.itemization_threshold) * 100;
     let rows = rows
         .into_iter()

@@ -23,24 +23,20 @@ use crate::domain::money_back;
 use crate::domain::payments::NewRefund;
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
-use crate::state::AppState;
+use crate::state::{AppState, Ledger};
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let ledger = state.ledger();
     warp::path!("donations" / i64 / "refund")
         .and(warp::post())
         .and(super::super::signed_in(state.clone()))
         .and(json_body::<Value>(8 * 1024))
-        .and_then(move |id, admin, body| refund(state.clone(), id, admin, body))
+        .and_then(move |id, admin, body| refund(ledger.clone(), id, admin, body))
         .boxed()
 }
 
 /// Refunds and answers the gift as the list now shows it.
-async fn refund(
-    state: AppState,
-    id: i64,
-    admin: Admin,
-    body: Value,
-) -> Result<Response, Rejection> {
+async fn refund(ledger: Ledger, id: i64, admin: Admin, body: Value) -> Result<Response, Rejection> {
     if let Some(unknown) = body.as_object().and_then(|o| {
         o.keys()
             .find(|k| !matches!(k.as_str(), "amount" | "reason"))
@@ -49,10 +45,10 @@ async fn refund(
     }
     let cents = refunds::parse_amount(body.get("amount")).map_err(ApiError::from)?;
     let reason = refunds::parse_reason(body.get("reason")).map_err(ApiError::from)?;
-    let Some(payments) = state.payments.clone() else {
+    let Some(payments) = ledger.payments.clone() else {
         // No gift can be refunded without Stripe, but one that does not exist is still
         // "not found" rather than "unavailable".
-        return Err(match super::donation(&state, id).await? {
+        return Err(match super::donation(&ledger, id).await? {
             Some(_) => {
                 ApiError::Unavailable("Payments are not set up, so nothing can be refunded.".into())
             }
@@ -60,10 +56,10 @@ async fn refund(
         }
         .into());
     };
-    let (now, tz) = (state.clock.now(), state.site.tz());
+    let (now, tz) = (ledger.clock.now(), ledger.site.tz());
     let asked = {
         let reason = reason.clone();
-        state
+        ledger
             .db
             .write(move |c| refunds::request(c, &tz, id, cents, &reason, now))
             .await?
@@ -104,8 +100,8 @@ async fn refund(
         Ok(refund) => refund,
         Err(e) => {
             tracing::error!(donation = id, refund = requested.id, error = %e, "Stripe did not make a refund");
-            let now = state.clock.now();
-            state
+            let now = ledger.clock.now();
+            ledger
                 .db
                 .write(move |c| refunds::request_failed(c, requested.id, now))
                 .await?;
@@ -124,9 +120,9 @@ async fn refund(
     };
     // This request's row, whatever the answer's metadata says.
     refund.request = Some(requested.id);
-    let (mail, tz, now) = (state.mail.clone(), state.site.tz(), state.clock.now());
+    let (mail, tz, now) = (ledger.mail.clone(), ledger.site.tz(), ledger.clock.now());
     let detail = format!("{} refunded ({}): {reason}", dollars(cents), refund.id);
-    let queued = state
+    let queued = ledger
         .db
         .write(move |c| {
             let recorded = refunds::record(c, &tz, &refund, now)?;
@@ -142,7 +138,7 @@ async fn refund(
         })
         .await?;
     if queued {
-        state.mail.wake();
+        ledger.mail.wake();
     }
     tracing::info!(
         donation = id,
@@ -150,7 +146,7 @@ async fn refund(
         cents,
         "refunded by staff"
     );
-    let donation = super::donation(&state, id)
+    let donation = super::donation(&ledger, id)
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("There is no donation {id}.")))?;
     Ok(json(StatusCode::OK, &donation))

@@ -24,16 +24,27 @@ use crate::domain::export::{self, Sheet};
 use crate::domain::fec::schedules::{self, Range};
 use crate::domain::fec::{self, SA_FIELDS, SB_FIELDS};
 use crate::http::error::ApiError;
-use crate::state::AppState;
+use crate::state::{AppState, Ledger};
+
+/// What the reports read: the gifts, the party's rules and time zone, the committee's FEC id.
+#[derive(Clone)]
+struct Books {
+    ledger: Ledger,
+    fec_committee_id: Option<String>,
+}
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let admin = super::super::signed_in(state.clone());
+    let books = Books {
+        ledger: state.ledger(),
+        fec_committee_id: state.config.fec_committee_id.clone(),
+    };
     let attention = warp::path!("donations" / "attention")
         .and(warp::get())
         .and(admin.clone())
         .and_then({
-            let state = state.clone();
-            move |admin| over_limit(state.clone(), admin)
+            let ledger = books.ledger.clone();
+            move |admin| over_limit(ledger.clone(), admin)
         });
     let schedule = warp::path!("donations" / "schedule-a")
         .map(|| Schedule::A)
@@ -42,22 +53,22 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(warp::get())
         .and(admin)
         .and(warp::query::<HashMap<String, String>>())
-        .and_then(move |which, admin, query| schedule(state.clone(), which, admin, query));
+        .and_then(move |which, admin, query| schedule(books.clone(), which, admin, query));
     attention.or(schedule).unify().boxed()
 }
 
 /// GET /api/admin/donations/attention
-async fn over_limit(state: AppState, admin: Admin) -> Result<Response, Rejection> {
+async fn over_limit(ledger: Ledger, admin: Admin) -> Result<Response, Rejection> {
     let (rules, tz, now) = (
-        state.site.donations.clone(),
-        state.site.tz(),
-        state.clock.now(),
+        ledger.site.donations.clone(),
+        ledger.site.tz(),
+        ledger.clock.now(),
     );
-    let found = state
+    let found = ledger
         .db
         .read(move |c| attention::over_limit(c, &rules, &tz, now))
         .await?;
-    audit::record_access(&state.db, Action::View, "donations-over-limit", admin.ip).await?;
+    audit::record_access(&ledger.db, Action::View, "donations-over-limit", admin.ip).await?;
     let body: Vec<_> = found
         .into_iter()
         .map(|o| {
@@ -84,7 +95,7 @@ enum Schedule {
 }
 
 async fn schedule(
-    state: AppState,
+    books: Books,
     which: Schedule,
     admin: Admin,
     query: HashMap<String, String>,
@@ -104,7 +115,7 @@ async fn schedule(
             .into());
         }
     };
-    let committee = match (&state.config.fec_committee_id, fec_file) {
+    let committee = match (&books.fec_committee_id, fec_file) {
         (Some(id), _) => id.clone(),
         (None, false) => String::new(),
         (None, true) => {
@@ -115,20 +126,21 @@ async fn schedule(
             .into());
         }
     };
-    let (rules, tz) = (state.site.donations.clone(), state.site.tz());
+    let (rules, tz) = (books.ledger.site.donations.clone(), books.ledger.site.tz());
     let (kind, letter) = match which {
         Schedule::A => ("schedule-a", "a"),
         Schedule::B => ("schedule-b", "b"),
     };
     let name = format!(
         "{}-schedule-{letter}-{}.{}",
-        state.site.abbreviation,
+        books.ledger.site.abbreviation,
         range.label(),
         if fec_file { "fec" } else { "csv" }
     );
     let (records, sheet) = match which {
         Schedule::A => {
-            let rows = state
+            let rows = books
+                .ledger
                 .db
                 .read(move |c| schedules::contributions(c, &rules, &tz, &range))
                 .await?;
@@ -140,7 +152,8 @@ async fn schedule(
             (records, schedule_a_sheet(&rows))
         }
         Schedule::B => {
-            let rows = state
+            let rows = books
+                .ledger
                 .db
                 .read(move |c| schedules::refunds(c, &rules, &tz, &range))
                 .await?;
@@ -152,7 +165,7 @@ async fn schedule(
             (records, schedule_b_sheet(&rows))
         }
     };
-    audit::record_access(&state.db, Action::Export, kind, admin.ip).await?;
+    audit::record_access(&books.ledger.db, Action::Export, kind, admin.ip).await?;
     if !fec_file {
         return Ok(export::csv_named(&name, &sheet)?);
     }
@@ -167,7 +180,7 @@ async fn schedule(
             ApiError::Conflict(format!("Transaction {} cannot be filed: {why}.", record[2]))
         })?;
     }
-    let header = fec::header(&state.site.name, env!("CARGO_PKG_VERSION"));
+    let header = fec::header(&books.ledger.site.name, env!("CARGO_PKG_VERSION"));
     let body = fec::file(&header, &records).into_bytes();
     Ok(export::download(
         &name,
