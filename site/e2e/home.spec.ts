@@ -38,9 +38,11 @@ test.describe('home page', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('We are the American Conscience Party.');
     await expect(page.getByRole('heading', { name: 'Sign up to get the latest' })).toBeVisible();
     for (const label of ['Email', 'Phone', 'ZIP code']) await expect(page.getByLabel(label)).toBeVisible();
+    // The consent to texts: its own unticked box, the disclosure in the words issue 23 asks for.
+    await expect(page.getByRole('checkbox', { name: /Text me updates/ })).not.toBeChecked();
     await expect(page.getByText(/recurring automated text messages and calls/)).toBeVisible();
-    await expect(page.getByText(/Message and data rates may apply/)).toBeVisible();
-    await expect(page.getByText(/Text STOP to end, HELP for help\./)).toBeVisible();
+    await expect(page.getByText(/Msg & data rates may apply/)).toBeVisible();
+    await expect(page.getByText(/Reply STOP to end, HELP for help\./)).toBeVisible();
     const links = await page.locator('[data-testid="promo-cards"] a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
     expect(links).toEqual([
       ['Leadership', '/leadership'],
