@@ -25,7 +25,6 @@ use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
 use crate::domain::clock::Clock;
-use crate::domain::export::{self, Sheet};
 use crate::domain::rebuild::Rebuilder;
 use crate::domain::uploads;
 use crate::http::error::ApiError;
@@ -35,6 +34,7 @@ use crate::pages::previews::Previews;
 use crate::state::AppState;
 use crate::store::db::Db;
 
+mod export;
 mod fields;
 mod history;
 mod schedule;
@@ -118,7 +118,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(warp::get())
         .and(admin.clone())
         .and(with_state.clone())
-        .and_then(|_: Admin, blogs| export(blogs));
+        .and_then(|_: Admin, blogs| export::export(blogs));
     let upload = warp::path!("blogs" / "upload-image")
         .and(warp::post())
         .and(admin.clone())
@@ -487,38 +487,4 @@ async fn delete(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Reje
         &serde_json::json!({ "success": true }),
     )
     .await)
-}
-
-/// GET /api/admin/blogs/export
-async fn export(blogs: Blogs) -> Result<Response, Rejection> {
-    let site = &blogs.site;
-    let rows = all_posts(&blogs)
-        .await?
-        .into_iter()
-        .map(|p| {
-            vec![
-                p.id.to_string(),
-                p.title,
-                p.slug,
-                p.status,
-                export::local_time(site, p.publish_date.as_deref()),
-                export::local_time(site, Some(&p.created_at)),
-                export::local_time(site, Some(&p.updated_at)),
-            ]
-        })
-        .collect();
-    let sheet = Sheet {
-        kind: "blogs",
-        headers: vec![
-            "ID",
-            "Title",
-            "Slug",
-            "Status",
-            "Published Date",
-            "Created At",
-            "Updated At",
-        ],
-        rows,
-    };
-    Ok(export::response(site, &sheet)?)
 }
