@@ -10,6 +10,9 @@ use warp::http::Response;
 use warp::hyper::body::Bytes;
 use warp::reply::Response as Reply;
 
+/// What a test changes in the configuration before the app starts.
+type Adjust = fn(&mut Config);
+
 pub struct TestApp {
     pub app: BoxedFilter<(Reply,)>,
     /// What the handlers share (for calling the housekeeping, say).
@@ -18,7 +21,7 @@ pub struct TestApp {
     /// DATA_DIR (uploads/ lives here).
     pub data_dir: std::path::PathBuf,
     /// The built site's options (for `with_site`), to start again on the same folders.
-    site: Option<(generator::BuildOptions, fn(&mut Config))>,
+    site: Option<(generator::BuildOptions, Adjust)>,
     _dir: tempfile::TempDir,
 }
 
@@ -71,7 +74,7 @@ impl TestApp {
 
     /// The app over a real built site (the generator's fixture project), with blog
     /// rebuilds on: what staff change shows in its dist/.
-    pub async fn with_site(adjust: fn(&mut Config)) -> TestApp {
+    pub async fn with_site(adjust: Adjust) -> TestApp {
         let (dir, opts) = generator::fixture::project();
         generator::build(&opts, &generator::fixture::EchoRenderer).unwrap();
         TestApp::start_site(dir, opts, adjust).await
@@ -92,7 +95,7 @@ impl TestApp {
     async fn start_site(
         dir: tempfile::TempDir,
         opts: generator::BuildOptions,
-        adjust: fn(&mut Config),
+        adjust: Adjust,
     ) -> TestApp {
         let db = Db::open(&opts.database()).unwrap();
         let mut config = Config::for_tests(

@@ -310,7 +310,7 @@ async fn preview(blogs: Blogs, id: Option<String>, input: Input) -> Result<Respo
 
 /// What a save came to.
 enum Saved {
-    Post(Post),
+    Post(Box<Post>),
     NotFound,
     /// The save started from an older version than the stored one.
     Stale,
@@ -366,7 +366,7 @@ fn save(
     if let Some(reason) = reason {
         revisions::record(tx, id, reason)?;
     }
-    Ok(find(tx, id)?.map_or(Saved::NotFound, Saved::Post))
+    Ok(find(tx, id)?.map_or(Saved::NotFound, |p| Saved::Post(Box::new(p))))
 }
 
 /// Runs `save` in one write transaction (any failure rolls all of it back).
@@ -382,7 +382,7 @@ async fn save_in_db(
         .write(move |tx| save(tx, id, from, &fields, ip))
         .await?
     {
-        Saved::Post(post) => Ok(post),
+        Saved::Post(post) => Ok(*post),
         Saved::NotFound => Err(not_found(id.unwrap_or_default())),
         Saved::Stale => Err(changed_elsewhere()),
     }
