@@ -175,7 +175,8 @@ CREATE TABLE donation_disputes (
 
 CREATE INDEX donation_disputes_by_donation ON donation_disputes (donation_id);
 
--- Blog posts; content is sanitised HTML.
+-- Blog posts; content is sanitised HTML. version counts every change (a save from an older
+-- version is refused); it is the last column because a migration added it.
 CREATE TABLE blog_posts (
     id INTEGER PRIMARY KEY,
     title TEXT NOT NULL,
@@ -189,10 +190,26 @@ CREATE TABLE blog_posts (
     status TEXT NOT NULL DEFAULT 'draft' CHECK (status IN ('draft', 'published', 'scheduled')),
     publish_date TEXT,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), version INTEGER NOT NULL DEFAULT 1
 );
 
 CREATE INDEX blog_posts_by_status ON blog_posts (status, publish_date);
+
+-- A post's earlier versions (the newest 50). reason: 'saved' (title, excerpt, content,
+-- featured image or its alt text changed), 'published', 'unpublished' or 'restored'.
+CREATE TABLE blog_revisions (
+    id INTEGER PRIMARY KEY,
+    post_id INTEGER NOT NULL REFERENCES blog_posts (id) ON DELETE CASCADE,
+    reason TEXT NOT NULL CHECK (reason IN ('saved', 'published', 'unpublished', 'restored')),
+    title TEXT NOT NULL,
+    excerpt TEXT,
+    content TEXT NOT NULL,
+    featured_image TEXT,
+    featured_image_alt TEXT,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+CREATE INDEX blog_revisions_by_post ON blog_revisions (post_id, id);
 
 -- Earlier slugs of published posts: their URLs answer a permanent redirect to the post.
 CREATE TABLE blog_slug_redirects (

@@ -104,6 +104,9 @@ async fn serve() -> anyhow::Result<()> {
         }
     });
 
+    // Posts whose time came while the server was down go live now, the rest on time.
+    state.scheduler.clone().start();
+
     // After an outside `generator build`, `kill -HUP` makes the server see the new files.
     let mut hangups = signal(SignalKind::hangup()).context("Failed to listen for SIGHUP")?;
     let files = state.static_files.clone();

@@ -13,6 +13,7 @@ use crate::domain::donor_pass::DonorPasses;
 use crate::domain::mail::Mail;
 use crate::domain::payments::Payments;
 use crate::domain::rebuild::Rebuilder;
+use crate::domain::schedule::Scheduler;
 use crate::http::rate_limit::{DonationLimiter, FormLimiter};
 use crate::http::static_files::StaticFiles;
 use crate::pages::form_problems::FormProblems;
@@ -40,6 +41,9 @@ pub struct AppState {
     pub previews: Arc<Previews>,
     /// Re-renders the blog's pages when posts change.
     pub rebuilder: Rebuilder,
+    /// Publishes scheduled posts when their time comes (`main` starts its task; tests
+    /// call its pass after moving the clock).
+    pub scheduler: Scheduler,
     /// The card processor; `None` when no Stripe keys are configured.
     pub payments: Option<Arc<Payments>>,
     pub donation_limiter: Arc<DonationLimiter>,
@@ -144,6 +148,7 @@ impl AppState {
             None => Rebuilder::disabled(),
         };
         let clock: Arc<Clock> = Arc::default();
+        let scheduler = Scheduler::new(db.clone(), clock.clone(), rebuilder.clone());
         let mail = Mail::new(
             &config.mail,
             crate::domain::mail::Places {
@@ -170,6 +175,7 @@ impl AppState {
             form_problems: Arc::default(),
             previews: Arc::default(),
             rebuilder,
+            scheduler,
             payments,
             donation_limiter,
             mail,

@@ -207,12 +207,16 @@ test('leaving unsaved changes asks first; after a reload they are offered back, 
   await expect(offer).toHaveCount(0);
 });
 
-test('failures keep the form and say why; unknown posts say so; a scheduled post opens as a draft', async ({ page, db, allowConsole }) => {
+test('failures keep the form and say why; unknown posts say so; a scheduled post is edited as a draft and keeps its time', async ({
+  page,
+  db,
+  allowConsole,
+}) => {
   allowConsole(failedLoad(404));
   allowConsole(/Failed to load resource: net::ERR_FAILED/); // the publish request we stop
   const doomed = addPost(db, 'Doomed');
   const draft = addPost(db, 'Stuck');
-  const scheduled = addPost(db, 'Later', { status: 'scheduled' });
+  const scheduled = addPost(db, 'Later', { status: 'scheduled', publish_date: '2099-01-05T15:00:00.000Z' });
   await signIn(page);
   const toast = toastRegion(page).getByRole('listitem');
 
@@ -235,9 +239,10 @@ test('failures keep the form and say why; unknown posts say so; a scheduled post
   expect(stored(db, draft).status).toBe('draft');
 
   await openEditor(page, scheduled);
+  await field(page, 'Title').fill('Later, edited');
   await button(page, 'Save Draft').click();
   await expect(toast).toContainText('Blog updated successfully');
-  expect(stored(db, scheduled).status).toBe('draft');
+  expect(stored(db, scheduled)).toMatchObject({ status: 'scheduled', title: 'Later, edited' });
 
   for (const missing of ['99999', 'not-a-number']) {
     await page.goto(`/admin/blog/${missing}`);

@@ -30,7 +30,7 @@ export class Db {
   reset(): void {
     this.exec(
       'DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' +
-        'DELETE FROM donations; DELETE FROM blog_posts; DELETE FROM sms_consents;',
+        'DELETE FROM donations; DELETE FROM blog_revisions; DELETE FROM blog_posts; DELETE FROM sms_consents;',
     );
   }
 }

@@ -16,6 +16,14 @@ pub enum Action {
     Create,
     Update,
     Publish,
+    /// The server published a post at the time staff scheduled it for.
+    PublishBySchedule,
+    /// Staff chose (or changed) the time a post goes live.
+    Schedule,
+    /// Staff took a scheduled post back to a draft.
+    Unschedule,
+    /// Staff put an earlier version of a post back.
+    Restore,
     Delete,
     /// Staff opened a list of people's details.
     View,
@@ -42,6 +50,10 @@ impl Action {
             Action::Create => "create",
             Action::Update => "update",
             Action::Publish => "publish",
+            Action::PublishBySchedule => "published by schedule",
+            Action::Schedule => "schedule",
+            Action::Unschedule => "unschedule",
+            Action::Restore => "restore",
             Action::Delete => "delete",
             Action::View => "view",
             Action::Export => "export",

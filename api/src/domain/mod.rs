@@ -1,6 +1,6 @@
 //! The rules, with no HTTP in them: staff sign-in, the audit log, donations and the card
-//! processor, donors' passes, erasure, consent to texts, exports, outgoing mail, blog rebuilds, uploads, and the one
-//! clock.
+//! processor, donors' passes, erasure, consent to texts, exports, outgoing mail, blog rebuilds and scheduled posts,
+//! uploads, and the one clock.
 
 pub mod audit;
 pub mod auth;
@@ -14,5 +14,6 @@ pub mod mail;
 pub mod money_back;
 pub mod payments;
 pub mod rebuild;
+pub mod schedule;
 pub mod sms_consent;
 pub mod uploads;

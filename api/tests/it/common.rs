@@ -10,6 +10,9 @@ use warp::http::Response;
 use warp::hyper::body::Bytes;
 use warp::reply::Response as Reply;
 
+/// What a test changes in the configuration before the app starts.
+type Adjust = fn(&mut Config);
+
 pub struct TestApp {
     pub app: BoxedFilter<(Reply,)>,
     /// What the handlers share (for calling the housekeeping, say).
@@ -17,6 +20,8 @@ pub struct TestApp {
     pub db: Db,
     /// DATA_DIR (uploads/ lives here).
     pub data_dir: std::path::PathBuf,
+    /// The built site's options (for `with_site`), to start again on the same folders.
+    site: Option<(generator::BuildOptions, Adjust)>,
     _dir: tempfile::TempDir,
 }
 
@@ -74,22 +79,43 @@ impl TestApp {
             state,
             db,
             data_dir,
+            site: None,
             _dir: dir,
         }
     }
 
     /// The app over a real built site (the generator's fixture project), with blog
     /// rebuilds on: what staff change shows in its dist/.
-    pub async fn with_site(adjust: impl FnOnce(&mut Config)) -> TestApp {
+    pub async fn with_site(adjust: Adjust) -> TestApp {
         let (dir, opts) = generator::fixture::project();
-        let db = Db::open(&opts.database()).unwrap();
         generator::build(&opts, &generator::fixture::EchoRenderer).unwrap();
+        TestApp::start_site(dir, opts, adjust).await
+    }
+
+    /// Stops this app (for `with_site`) and starts a new one on the same data and site, as
+    /// a server restarted on its DATA_DIR would be; `before_start` runs in between (to
+    /// move the new clock, say).
+    pub async fn restart(self, before_start: impl FnOnce(&AppState)) -> TestApp {
+        let (opts, adjust) = self.site.expect("restart is for apps made with with_site");
+        let dir = self._dir;
+        drop((self.app, self.state, self.db));
+        let app = TestApp::start_site(dir, opts, adjust).await;
+        before_start(&app.state);
+        app
+    }
+
+    async fn start_site(
+        dir: tempfile::TempDir,
+        opts: generator::BuildOptions,
+        adjust: Adjust,
+    ) -> TestApp {
+        let db = Db::open(&opts.database()).unwrap();
         let mut config = Config::for_tests(
             opts.data_dir.clone(),
             opts.out_dir.clone(),
             opts.content_dir.clone(),
         );
-        config.site = Some(opts);
+        config.site = Some(opts.clone());
         adjust(&mut config);
         let data_dir = config.data_dir.clone();
         let state = AppState::new(config, db.clone()).unwrap();
@@ -100,6 +126,7 @@ impl TestApp {
             state,
             db,
             data_dir,
+            site: Some((opts, adjust)),
             _dir: dir,
         }
     }
@@ -274,5 +301,10 @@ pub const ADMIN_ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/admin/blogs/1"),
     ("PATCH", "/api/admin/blogs/1"),
     ("POST", "/api/admin/blogs/1/publish"),
+    ("POST", "/api/admin/blogs/1/schedule"),
+    ("POST", "/api/admin/blogs/1/unschedule"),
+    ("GET", "/api/admin/blogs/1/revisions"),
+    ("GET", "/api/admin/blogs/1/revisions/1"),
+    ("POST", "/api/admin/blogs/1/revisions/1/restore"),
     ("DELETE", "/api/admin/blogs/1"),
 ];

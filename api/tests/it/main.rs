@@ -8,6 +8,8 @@ mod admin_blogs;
 mod admin_lists;
 mod admin_shell;
 mod admin_uploads;
+mod blog_revisions;
+mod blog_schedule;
 mod blog_site;
 mod contact_and_volunteer;
 mod donations;

@@ -11,6 +11,7 @@
 //! same bytes.
 //!
 //! - [`store`]: every query on the posts (the one [`Post`] type, the one "published" rule);
+//!   [`revisions`]: their earlier versions, for staff;
 //! - `list`: the list pages and the blog's 404 page; `post`: a post's page, its content and
 //!   images; `feed` and `sitemap`: the XML files, from `feed.xml` and `sitemap.xml`;
 //! - `changes`: which files a change of the posts touches, and writing them.
@@ -19,6 +20,7 @@ mod changes;
 mod feed;
 mod list;
 mod post;
+pub mod revisions;
 mod sitemap;
 pub mod store;
 
@@ -96,6 +98,7 @@ mod tests {
             publish_date: Some(String::new()),
             created_at: String::new(),
             updated_at: String::new(),
+            version: 1,
         };
         for (n, pages) in [(0, 1), (1, 1), (5, 1), (6, 2), (11, 3)] {
             let blog = Blog {

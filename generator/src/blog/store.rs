@@ -32,10 +32,14 @@ pub struct Post {
     pub author_name: String,
     /// `draft`, `published` or `scheduled`.
     pub status: String,
-    /// UTC, ISO-8601; set the first time the post is published, kept after.
+    /// UTC, ISO-8601; set the first time the post is published, kept after. For a
+    /// scheduled post: when it will be published.
     pub publish_date: Option<String>,
     pub created_at: String,
     pub updated_at: String,
+    /// Counts every change of the post: a save says which version it started from, and one
+    /// made from an older version is refused (two tabs, two people).
+    pub version: i64,
 }
 
 /// A published post as the public sees it (`GET /api/blogs…`, the post page's template):
@@ -96,6 +100,7 @@ impl Post {
             publish_date: r.get(10)?,
             created_at: r.get(11)?,
             updated_at: r.get(12)?,
+            version: r.get(13)?,
         })
     }
 }
@@ -104,7 +109,7 @@ impl Post {
 macro_rules! columns {
     () => {
         "id, title, slug, excerpt, content, featured_image, featured_image_alt, keywords, \
-         author_name, status, publish_date, created_at, updated_at"
+         author_name, status, publish_date, created_at, updated_at, version"
     };
 }
 
@@ -127,6 +132,18 @@ macro_rules! newest_first {
 macro_rules! now {
     () => {
         "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+    };
+}
+
+/// The publish date of a post published now: its first publish date is kept, but a
+/// scheduled post's date is the time it was meant for, so publishing it early makes it now.
+macro_rules! publish_date_now {
+    () => {
+        concat!(
+            "CASE WHEN status = 'scheduled' OR publish_date IS NULL THEN ",
+            now!(),
+            " ELSE publish_date END"
+        )
     };
 }
 
@@ -183,18 +200,19 @@ const INSERT: &str = concat!(
     " END)"
 );
 const UPDATE: &str = concat!(
-    "UPDATE blog_posts SET title = ?1, slug = ?2, excerpt = ?3, content = ?4, featured_image = ?5, \
+    "UPDATE blog_posts SET version = version + 1, title = ?1, slug = ?2, excerpt = ?3, content = ?4, featured_image = ?5, \
      featured_image_alt = ?6, keywords = ?7, author_name = ?8, status = ?9, \
-     publish_date = CASE WHEN ?10 THEN COALESCE(publish_date, ",
-    now!(),
-    ") ELSE publish_date END, updated_at = ",
+     publish_date = CASE WHEN ?10 THEN ",
+    publish_date_now!(),
+    " WHEN ?9 = 'draft' AND status = 'scheduled' THEN NULL ELSE publish_date END, \
+     updated_at = ",
     now!(),
     " WHERE id = ?11"
 );
 const PUBLISH: &str = concat!(
-    "UPDATE blog_posts SET status = 'published', publish_date = COALESCE(publish_date, ",
-    now!(),
-    "), updated_at = ",
+    "UPDATE blog_posts SET version = version + 1, status = 'published', publish_date = ",
+    publish_date_now!(),
+    ", updated_at = ",
     now!(),
     " WHERE id = ?1"
 );
@@ -324,6 +342,55 @@ pub fn update(conn: &Connection, id: i64, edit: &Edit) -> rusqlite::Result<()> {
 pub fn publish(conn: &Connection, id: i64) -> rusqlite::Result<()> {
     conn.prepare_cached(PUBLISH)?.execute([id])?;
     Ok(())
+}
+
+/// Schedules post `id` to be published at `at` (UTC, as [`now!`] writes times). It stays
+/// out of everything public until [`publish_scheduled`] runs at that time.
+pub fn schedule(conn: &Connection, id: i64, at: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(concat!(
+        "UPDATE blog_posts SET version = version + 1, status = 'scheduled', publish_date = ?2, updated_at = ",
+        now!(),
+        " WHERE id = ?1"
+    ))?
+    .execute(params![id, at])?;
+    Ok(())
+}
+
+/// Takes a scheduled post `id` back to a draft, with no publish date left behind; `false`
+/// when it was not scheduled.
+pub fn unschedule(conn: &Connection, id: i64) -> rusqlite::Result<bool> {
+    Ok(conn
+        .prepare_cached(concat!(
+            "UPDATE blog_posts SET version = version + 1, status = 'draft', publish_date = NULL, updated_at = ",
+            now!(),
+            " WHERE id = ?1 AND status = 'scheduled'"
+        ))?
+        .execute([id])?
+        > 0)
+}
+
+/// The scheduled posts whose time is `now` (UTC, as [`now!`] writes times) or earlier,
+/// the longest due first.
+pub fn due(conn: &Connection, now: &str) -> rusqlite::Result<Vec<i64>> {
+    conn.prepare_cached(
+        "SELECT id FROM blog_posts WHERE status = 'scheduled' AND publish_date <= ?1 \
+         ORDER BY publish_date, id",
+    )?
+    .query_map([now], |r| r.get(0))?
+    .collect()
+}
+
+/// Publishes scheduled post `id` with the date it was scheduled for; `false` when it is no
+/// longer scheduled (published, unscheduled or deleted meanwhile), so it happens once.
+pub fn publish_scheduled(conn: &Connection, id: i64) -> rusqlite::Result<bool> {
+    Ok(conn
+        .prepare_cached(concat!(
+            "UPDATE blog_posts SET version = version + 1, status = 'published', updated_at = ",
+            now!(),
+            " WHERE id = ?1 AND status = 'scheduled' AND publish_date IS NOT NULL"
+        ))?
+        .execute([id])?
+        > 0)
 }
 
 /// Deletes post `id` (its redirects go with it); `false` when there was no such post.

@@ -31,6 +31,8 @@ interface Props {
   failure: string;
   /** Sends the form; a thrown ApiError's message is shown in the dialog. */
   onSubmit: () => Promise<void>;
+  /** Called when the dialog opens, to fill the fields. */
+  onOpened?: () => void;
   /** Called when the dialog closes, to clear the fields. */
   onClosed?: () => void;
   children: (problem: ProblemLink) => ReactNode;
@@ -44,6 +46,7 @@ export function FormDialog(props: Props) {
 
   const change = (next: boolean) => {
     setOpen(next);
+    if (next) props.onOpened?.();
     if (!next) {
       setProblem(null);
       props.onClosed?.();

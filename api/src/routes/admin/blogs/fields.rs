@@ -38,6 +38,10 @@ pub(super) struct Input {
     pub(super) author_name: Option<Option<String>>,
     #[serde(default, deserialize_with = "sent")]
     pub(super) status: Option<Option<String>>,
+    /// The version of the post the edit started from (see `Post::version`); a save without
+    /// it is taken whatever the stored version is.
+    #[serde(default)]
+    pub(super) version: Option<i64>,
 }
 
 /// What a save writes, checked and cleaned.
@@ -68,6 +72,16 @@ fn optional(field: &str, value: Option<String>, max: usize) -> Result<Option<Str
 }
 
 impl Fields {
+    /// Whether saving these fields changes what a reader sees of `post`: its title,
+    /// excerpt, content, featured image or alt text (what a revision keeps).
+    pub(super) fn changes_text_of(&self, post: &Post) -> bool {
+        self.title != post.title
+            || self.excerpt != post.excerpt
+            || self.content != post.content
+            || self.featured_image != post.featured_image
+            || self.featured_image_alt != post.featured_image_alt
+    }
+
     /// What a save writes, with the slug it found.
     pub(super) fn edit<'a>(&'a self, slug: &'a str) -> store::Edit<'a> {
         store::Edit {
@@ -163,6 +177,13 @@ impl Fields {
         if !matches!(status.as_str(), "draft" | "published" | "scheduled") {
             return Err(ApiError::BadRequest(
                 "status must be draft, published or scheduled.".into(),
+            ));
+        }
+        // A schedule needs its time: it is set through the schedule route, and a save only
+        // keeps it.
+        if status == "scheduled" && existing.is_none_or(|p| p.status != "scheduled") {
+            return Err(ApiError::BadRequest(
+                "To schedule a post, save it and then choose its time with Schedule.".into(),
             ));
         }
         Ok(Fields {

@@ -11,7 +11,7 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use bytes::Bytes;
+use generator::blog::revisions::{self, Reason};
 use generator::blog::{Post, store};
 use generator::config::SiteConfig;
 use rusqlite::Connection;
@@ -24,9 +24,9 @@ use warp::{Filter, Rejection};
 use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
-use crate::domain::export::{self, Sheet};
+use crate::domain::clock::Clock;
 use crate::domain::rebuild::Rebuilder;
-use crate::domain::uploads::{self, UploadError};
+use crate::domain::uploads;
 use crate::http::error::ApiError;
 use crate::http::filters::{json_body, limited_body, parse_id};
 use crate::http::static_files::StaticFiles;
@@ -34,8 +34,12 @@ use crate::pages::previews::Previews;
 use crate::state::AppState;
 use crate::store::db::Db;
 
+mod export;
 mod fields;
+mod history;
+mod schedule;
 mod slugs;
+mod upload;
 
 use fields::{Fields, Input};
 use slugs::{slug_for, slug_of, unique_slug};
@@ -76,6 +80,8 @@ pub(super) struct Blogs {
     previews: Arc<Previews>,
     /// Where uploaded images are stored.
     uploads_dir: PathBuf,
+    /// The time a schedule is checked against.
+    clock: Arc<Clock>,
 }
 
 impl Blogs {
@@ -87,6 +93,7 @@ impl Blogs {
             static_files: state.static_files.clone(),
             previews: state.previews.clone(),
             uploads_dir: state.config.data_dir.join("uploads"),
+            clock: state.clock.clone(),
         }
     }
 }
@@ -111,14 +118,14 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(warp::get())
         .and(admin.clone())
         .and(with_state.clone())
-        .and_then(|_: Admin, blogs| export(blogs));
+        .and_then(|_: Admin, blogs| export::export(blogs));
     let upload = warp::path!("blogs" / "upload-image")
         .and(warp::post())
         .and(admin.clone())
         .and(with_state.clone())
         .and(warp::header::optional::<String>("content-type"))
         .and(limited_body(UPLOAD_BODY_LIMIT))
-        .and_then(|_: Admin, blogs, content_type, body| upload(blogs, content_type, body));
+        .and_then(|_: Admin, blogs, content_type, body| upload::upload(blogs, content_type, body));
     // Its errors are answered here: falling through, `/blogs/slug` would reach `read` as a
     // post whose id is "slug", and that route's complaint would win.
     let slug = warp::path!("blogs" / "slug").and(warp::get()).and(
@@ -173,9 +180,15 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let delete = one
         .and(warp::path::end())
         .and(warp::delete())
-        .and(admin)
-        .and(with_state)
+        .and(admin.clone())
+        .and(with_state.clone())
         .and_then(|id, admin, blogs| delete(blogs, admin, id));
+    let schedule = schedule::routes(
+        one.boxed(),
+        admin.clone().boxed(),
+        with_state.clone().boxed(),
+    );
+    let history = history::routes(one.boxed(), admin.boxed(), with_state.boxed());
     list.or(export)
         .unify()
         .or(slug)
@@ -195,6 +208,10 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .or(publish)
         .unify()
         .or(delete)
+        .unify()
+        .or(schedule)
+        .unify()
+        .or(history)
         .unify()
         .boxed()
 }
@@ -274,6 +291,7 @@ async fn preview(blogs: Blogs, id: Option<String>, input: Input) -> Result<Respo
         ),
         created_at: existing.map_or_else(|| now.clone(), |p| p.created_at.clone()),
         updated_at: now,
+        version: existing.map_or(1, |p| p.version),
     };
     let files = blogs.static_files.clone();
     let html = tokio::task::spawn_blocking(move || {
@@ -290,18 +308,28 @@ async fn preview(blogs: Blogs, id: Option<String>, input: Input) -> Result<Respo
     Ok(json(StatusCode::OK, &serde_json::json!({ "url": url })))
 }
 
-/// Writes a new post (`id` None) or the changes to one, with the audit trail; returns it,
-/// or `None` when there is no post `id`.
+/// What a save came to.
+enum Saved {
+    Post(Box<Post>),
+    NotFound,
+    /// The save started from an older version than the stored one.
+    Stale,
+}
+
+/// Writes a new post (`id` None) or the changes to one, with the audit trail and the
+/// revision it makes; `from` is the version the save started from, if it says.
 fn save(
     tx: &Connection,
     id: Option<i64>,
+    from: Option<i64>,
     fields: &Fields,
     ip: IpAddr,
-) -> rusqlite::Result<Option<Post>> {
+) -> rusqlite::Result<Saved> {
     let existing = match id {
         Some(id) => match find(tx, id)? {
+            Some(post) if from.is_some_and(|v| v != post.version) => return Ok(Saved::Stale),
             Some(post) => Some(post),
-            None => return Ok(None),
+            None => return Ok(Saved::NotFound),
         },
         None => None,
     };
@@ -325,24 +353,46 @@ fn save(
             post.id
         }
     };
-    if publishing && existing.as_ref().is_none_or(|p| p.status != "published") {
+    let was_published = existing.as_ref().is_some_and(|p| p.status == "published");
+    if publishing && !was_published {
         audit::record(tx, Action::Publish, Some(&format!("blog:{id}")), ip)?;
     }
-    find(tx, id)
+    let reason = match (was_published, publishing) {
+        (false, true) => Some(Reason::Published),
+        (true, false) => Some(Reason::Unpublished),
+        _ if existing.as_ref().is_none_or(|p| fields.changes_text_of(p)) => Some(Reason::Saved),
+        _ => None,
+    };
+    if let Some(reason) = reason {
+        revisions::record(tx, id, reason)?;
+    }
+    Ok(find(tx, id)?.map_or(Saved::NotFound, |p| Saved::Post(Box::new(p))))
 }
 
 /// Runs `save` in one write transaction (any failure rolls all of it back).
 async fn save_in_db(
     blogs: &Blogs,
     id: Option<i64>,
+    from: Option<i64>,
     fields: Fields,
     ip: IpAddr,
 ) -> Result<Post, ApiError> {
-    blogs
+    match blogs
         .db
-        .write(move |tx| save(tx, id, &fields, ip))
+        .write(move |tx| save(tx, id, from, &fields, ip))
         .await?
-        .ok_or_else(|| not_found(id.unwrap_or_default()))
+    {
+        Saved::Post(post) => Ok(*post),
+        Saved::NotFound => Err(not_found(id.unwrap_or_default())),
+        Saved::Stale => Err(changed_elsewhere()),
+    }
+}
+
+/// The answer to a save made from an older version of the post.
+pub(super) fn changed_elsewhere() -> ApiError {
+    ApiError::Conflict(
+        "This post was changed elsewhere since you opened it. Reload it, or keep your text as a new revision.".into(),
+    )
 }
 
 /// Brings the public blog up to date and answers with `body` once it is live. The change
@@ -367,11 +417,12 @@ async fn answer_after_rebuild<T: Serialize>(
 /// POST /api/admin/blogs
 async fn create(blogs: Blogs, admin: Admin, input: Input) -> Result<Response, Rejection> {
     let fields = Fields::merge(input, None, &blogs.site)?;
-    let post = save_in_db(&blogs, None, fields, admin.ip).await?;
+    let post = save_in_db(&blogs, None, None, fields, admin.ip).await?;
     Ok(answer_after_rebuild(&blogs, post.id, StatusCode::CREATED, &post).await)
 }
 
-/// PATCH /api/admin/blogs/{id}: changes what the body sends.
+/// PATCH /api/admin/blogs/{id}: changes what the body sends. With `version`, only if the
+/// post is still at that version (`409` otherwise: two tabs, two people).
 async fn update(
     blogs: Blogs,
     admin: Admin,
@@ -384,13 +435,15 @@ async fn update(
         .read(move |c| find(c, id))
         .await?
         .ok_or_else(|| not_found(id))?;
+    let from = input.version;
     let fields = Fields::merge(input, Some(&existing), &blogs.site)?;
-    let post = save_in_db(&blogs, Some(id), fields, admin.ip).await?;
+    let post = save_in_db(&blogs, Some(id), from, fields, admin.ip).await?;
     Ok(answer_after_rebuild(&blogs, post.id, StatusCode::OK, &post).await)
 }
 
-/// POST /api/admin/blogs/{id}/publish: publishes a draft or scheduled post, setting its
-/// publish date the first time; an already published post is left as it is.
+/// POST /api/admin/blogs/{id}/publish: publishes a draft or scheduled post now, setting its
+/// publish date the first time (a scheduled post's to now); an already published post is
+/// left as it is.
 async fn publish(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
     let post = blogs
@@ -401,6 +454,7 @@ async fn publish(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rej
             };
             if post.status != "published" {
                 store::publish(tx, id)?;
+                revisions::record(tx, id, Reason::Published)?;
                 audit::record(tx, Action::Publish, Some(&format!("blog:{id}")), admin.ip)?;
             }
             find(tx, id)
@@ -433,90 +487,4 @@ async fn delete(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Reje
         &serde_json::json!({ "success": true }),
     )
     .await)
-}
-
-/// GET /api/admin/blogs/export
-async fn export(blogs: Blogs) -> Result<Response, Rejection> {
-    let site = &blogs.site;
-    let rows = all_posts(&blogs)
-        .await?
-        .into_iter()
-        .map(|p| {
-            vec![
-                p.id.to_string(),
-                p.title,
-                p.slug,
-                p.status,
-                export::local_time(site, p.publish_date.as_deref()),
-                export::local_time(site, Some(&p.created_at)),
-                export::local_time(site, Some(&p.updated_at)),
-            ]
-        })
-        .collect();
-    let sheet = Sheet {
-        kind: "blogs",
-        headers: vec![
-            "ID",
-            "Title",
-            "Slug",
-            "Status",
-            "Published Date",
-            "Created At",
-            "Updated At",
-        ],
-        rows,
-    };
-    Ok(export::response(site, &sheet)?)
-}
-
-/// POST /api/admin/blogs/upload-image (multipart, field `image`) -> `{url}`
-async fn upload(
-    blogs: Blogs,
-    content_type: Option<String>,
-    body: Result<Bytes, ApiError>,
-) -> Result<Response, Rejection> {
-    let body = match body {
-        Err(ApiError::PayloadTooLarge) => return Err(image_too_large().into()),
-        other => other?,
-    };
-    let boundary = content_type
-        .as_deref()
-        .and_then(|c| multer::parse_boundary(c).ok())
-        .ok_or_else(|| {
-            ApiError::UnsupportedMediaType(
-                "Send the image as multipart/form-data with a field named image.".into(),
-            )
-        })?;
-    let stream = futures_util::stream::once(async move { Ok::<_, std::io::Error>(body) });
-    let mut multipart = multer::Multipart::new(stream, boundary);
-    let unreadable = |_| ApiError::BadRequest("The upload could not be read.".into());
-    let mut image = None;
-    while let Some(field) = multipart.next_field().await.map_err(unreadable)? {
-        if field.name() == Some("image") {
-            image = Some(field.bytes().await.map_err(unreadable)?);
-            break;
-        }
-    }
-    let image = image
-        .ok_or_else(|| ApiError::BadRequest("Choose an image to upload (field image).".into()))?;
-    let processed = uploads::process_in_turn(image)
-        .await
-        .map_err(ApiError::Internal)?
-        .map_err(|e| match e {
-            UploadError::TooLarge => image_too_large(),
-            UploadError::Refused(message) => ApiError::BadRequest(message),
-        })?;
-    let dir = blogs.uploads_dir.clone();
-    let url = tokio::task::spawn_blocking(move || uploads::store(&dir, &processed))
-        .await
-        .map_err(|e| ApiError::Internal(e.into()))?
-        .map_err(|e| {
-            ApiError::Internal(anyhow::Error::new(e).context("Failed to store an upload"))
-        })?;
-    Ok(json(StatusCode::OK, &serde_json::json!({ "url": url })))
-}
-
-/// The spec's message for an image of 5 MB or more, with `413`.
-fn image_too_large() -> ApiError {
-    ApiError::ImageTooLarge
 }

@@ -1,7 +1,7 @@
 // The blog editor's page (spec §2 "Blog editor"): the top bar, the fields in the spec's
 // order, and the offer of unsaved work from an earlier visit. What it does (Preview, Save
 // Draft, Publish, and no lost work) is in useBlogEditor.ts.
-import { useId, useRef } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { LIMITS, RichTextEditor } from '../../../editor';
 import { CountedField } from '../../components/CountedField';
@@ -11,7 +11,10 @@ import { useAnnouncement } from '../../components/useAnnouncement';
 import { useFocusWhenLost } from '../../components/useFocusWhenLost';
 import { type BlogPost, uploadBlogImage } from './api';
 import { FeaturedImage } from './FeaturedImage';
+import { HistoryPanel } from './HistoryPanel';
 import { LeaveGuard } from './LeaveGuard';
+import { ScheduleDialog } from './ScheduleDialog';
+import { formatInZone } from './schedule';
 import { useBlogEditor } from './useBlogEditor';
 
 interface Props {
@@ -25,6 +28,7 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusWhenLost(heading);
   const editor = useBlogEditor(post, defaultAuthor);
+  const [showHistory, setShowHistory] = useState(false);
   const { form, update, busy, offer } = editor;
   const announcedCharacters = useAnnouncement(`Content: ${editor.characters} characters`);
   const field = (name: string) => `${ids}-${name}`;
@@ -58,6 +62,11 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
           Back to Admin
         </Link>
         <div className="flex flex-wrap gap-3">
+          {editor.saved && (
+            <button type="button" className="btn btn-outline" aria-expanded={showHistory} onClick={() => setShowHistory((s) => !s)}>
+              History
+            </button>
+          )}
           <button type="button" className="btn btn-outline" disabled={form.content === ''} onClick={editor.preview}>
             Preview
           </button>
@@ -67,12 +76,55 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
           <button type="button" className="btn btn-primary" disabled={busy !== null} onClick={() => void editor.save('publish')}>
             {busy === 'publish' ? 'Publishing...' : 'Publish'}
           </button>
+          {editor.saved?.status !== 'published' && (
+            <ScheduleDialog
+              scheduledFor={editor.saved?.status === 'scheduled' ? editor.saved.publishDate : null}
+              zone={editor.zone}
+              onSchedule={editor.schedule}
+            />
+          )}
         </div>
       </div>
 
       <h1 ref={heading} tabIndex={-1} className="mt-6 font-serif text-3xl font-bold text-navy focus:outline-none sm:text-4xl">
         {post ? 'Edit Blog Post' : 'Create New Blog Post'}
       </h1>
+
+      {showHistory && editor.saved && <HistoryPanel key={editor.saved.version} post={editor.saved} current={form} onRestore={(r) => void editor.restore(r)} />}
+
+      {editor.saved?.status === 'scheduled' && editor.saved.publishDate && (
+        <section
+          aria-labelledby={field('scheduled')}
+          className="mt-6 flex flex-wrap items-center justify-between gap-3 rounded-lg border border-navy/30 bg-white p-4"
+        >
+          <p id={field('scheduled')} className="text-ink">
+            Scheduled: goes live on <strong className="font-semibold">{formatInZone(editor.saved.publishDate, editor.zone)}</strong>.
+          </p>
+          <button type="button" className="btn btn-outline" onClick={() => void editor.unschedule()}>
+            Unschedule
+          </button>
+        </section>
+      )}
+
+      {editor.stale && (
+        <section role="alert" aria-labelledby={field('stale')} className="mt-6 rounded-lg border border-crimson bg-cream p-4">
+          <h2 id={field('stale')} className="font-semibold text-ink">
+            This post was changed elsewhere
+          </h2>
+          <p className="mt-1 text-slate-700">
+            Someone saved it (perhaps you, in another tab) after you opened it. Load the saved post, or keep your text: it is saved as a new revision and the
+            other version stays in the post&apos;s history.
+          </p>
+          <div className="mt-3 flex flex-wrap gap-3">
+            <button type="button" className="btn btn-outline" onClick={() => void editor.resolveStale(false)}>
+              Reload the saved post
+            </button>
+            <button type="button" className="btn btn-primary" onClick={() => void editor.resolveStale(true)}>
+              Keep my text as a new revision
+            </button>
+          </div>
+        </section>
+      )}
 
       {offer && (
         <section aria-labelledby={field('offer')} className="mt-6 rounded-lg border border-gold bg-cream p-4">

@@ -9,6 +9,7 @@ import { PanelHeader } from '../../components/PanelHeader';
 import { type BlogPost, type SavedPost, blogsExportUrl, blogsQuery, deleteBlog, publishBlog } from './api';
 import { useItemAction } from '../../app/useItemAction';
 import { formatDay, formatExact } from '../../components/dates';
+import { formatInZone, partyTimeZone } from './schedule';
 
 const texts = {
   loading: 'Loading blogs...',
@@ -101,6 +102,9 @@ function StatusBadge({ status }: { status: BlogPost['status'] }) {
 }
 
 function PublishedDate({ post }: { post: BlogPost }) {
+  if (post.status === 'scheduled' && post.publishDate) {
+    return <time dateTime={post.publishDate}>Scheduled for {formatInZone(post.publishDate, partyTimeZone())}</time>;
+  }
   return post.publishDate ? (
     <time dateTime={post.publishDate} title={formatExact(post.publishDate)}>
       {formatDay(post.publishDate)}

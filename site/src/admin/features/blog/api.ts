@@ -16,6 +16,8 @@ export interface BlogPost {
   publishDate: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Counts every change: a save sends the version it started from (409 when stale). */
+  version: number;
 }
 
 /** What a change answers: the post, and a warning when the public pages lag behind. */
@@ -33,7 +35,10 @@ export interface BlogInput {
   featuredImage: string | null;
   featuredImageAlt: string;
   authorName: string;
-  status: 'draft' | 'published';
+  /** Scheduled only keeps a scheduled post's time; Schedule… sets it. */
+  status: 'draft' | 'published' | 'scheduled';
+  /** The version the edit started from: a save over changes made elsewhere gets a 409. */
+  version?: number;
 }
 
 export const blogsQuery = () =>
@@ -69,6 +74,11 @@ export const blogQuery = (id: number) =>
     gcTime: 0,
   });
 
+/** Post `id` as it is stored now (after a save was refused as stale). */
+export function loadBlog(id: number): Promise<BlogPost> {
+  return adminRequest<BlogPost>('GET', `/api/admin/blogs/${id}`);
+}
+
 /** The slug a save of this title and slug would give post `id` (or a new post). A slug
  *  left out keeps a saved post's slug, as a save without one does. */
 export const slugQuery = (id: number | null, title: string, slug: string) =>
@@ -103,4 +113,50 @@ export async function uploadBlogImage(file: File): Promise<string> {
   const body = new FormData();
   body.append('image', file);
   return (await adminRequest<{ url: string }>('POST', '/api/admin/blogs/upload-image', body)).url;
+}
+
+/** Schedules post `id` to go live at `publishDate`, a date and time where the party is. */
+export function scheduleBlog(id: number, publishDate: string): Promise<SavedPost> {
+  return adminRequest<SavedPost>('POST', `/api/admin/blogs/${id}/schedule`, { publishDate });
+}
+
+/** Takes scheduled post `id` back to a draft. */
+export function unscheduleBlog(id: number): Promise<SavedPost> {
+  return adminRequest<SavedPost>('POST', `/api/admin/blogs/${id}/unschedule`);
+}
+
+/** A line of a post's history (newest first from the server). */
+export interface RevisionSummary {
+  id: number;
+  reason: 'saved' | 'published' | 'unpublished' | 'restored';
+  createdAt: string;
+  title: string;
+}
+
+/** One revision, whole: what a reader saw of the post then. */
+export interface Revision extends RevisionSummary {
+  postId: number;
+  excerpt: string | null;
+  content: string;
+  featuredImage: string | null;
+  featuredImageAlt: string | null;
+}
+
+/** Post `id`'s history. Loaded each time History is opened (`gcTime: 0`). */
+export const revisionsQuery = (id: number) =>
+  queryOptions({
+    queryKey: ['admin', 'blog', id, 'revisions'] as const,
+    queryFn: async () => (await adminRequest<{ revisions: RevisionSummary[] }>('GET', `/api/admin/blogs/${id}/revisions`)).revisions,
+    gcTime: 0,
+  });
+
+export const revisionQuery = (id: number, rev: number) =>
+  queryOptions({
+    queryKey: ['admin', 'blog', id, 'revisions', rev] as const,
+    queryFn: () => adminRequest<Revision>('GET', `/api/admin/blogs/${id}/revisions/${rev}`),
+  });
+
+/** Saves revision `rev` as post `id`'s text again; `version` is the one the editor has. */
+export function restoreRevision(id: number, rev: number, version: number): Promise<SavedPost> {
+  return adminRequest<SavedPost>('POST', `/api/admin/blogs/${id}/revisions/${rev}/restore`, { version });
 }

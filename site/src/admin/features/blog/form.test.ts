@@ -16,10 +16,11 @@ const post: BlogPost = {
   publishDate: null,
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
+  version: 3,
 };
 
 describe('formFromPost', () => {
-  it('fills the form from a stored post: nulls as empty fields, a scheduled post as a draft', () => {
+  it('fills the form from a stored post: nulls as empty fields, a scheduled post keeping its status (so a save keeps its time)', () => {
     const form = formFromPost(post, (html) => `canonical:${html}`, 'Someone Else');
     expect(form).toEqual({
       title: 'Why we run',
@@ -31,7 +32,7 @@ describe('formFromPost', () => {
       featuredImageName: 'ab12.png',
       featuredImageAlt: '',
       content: 'canonical:<p>Because</p>',
-      status: 'draft',
+      status: 'scheduled',
     });
     expect(formFromPost({ ...post, status: 'published' }, String, '').status).toBe('published');
   });

@@ -14,8 +14,8 @@ export interface BlogForm {
   featuredImageAlt: string;
   /** The content's HTML as the editor writes it. */
   content: string;
-  /** Draft or published: a scheduled post is edited as a draft (spec §3). */
-  status: 'draft' | 'published';
+  /** A scheduled post is edited as a draft (spec §3): saving it keeps its time. */
+  status: 'draft' | 'published' | 'scheduled';
 }
 
 export const EMPTY_FORM: BlogForm = {
@@ -49,7 +49,7 @@ export function formFromPost(post: BlogPost, canonical: (html: string) => string
     featuredImageName: post.featuredImage ? fileNameOf(post.featuredImage) : '',
     featuredImageAlt: post.featuredImageAlt ?? '',
     content: canonical(post.content),
-    status: post.status === 'published' ? 'published' : 'draft',
+    status: post.status,
   };
 }
 

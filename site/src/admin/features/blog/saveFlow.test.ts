@@ -17,6 +17,7 @@ const stored = (over: Partial<BlogPost> = {}): SavedPost => ({
   publishDate: null,
   createdAt: '',
   updatedAt: '',
+  version: 4,
   ...over,
 });
 
@@ -64,6 +65,14 @@ describe('runSave', () => {
     await runSave('publish', form, null, true, r);
     await runSave('publish', form, stored({ status: 'published' }), false, r);
     expect(r.calls).toEqual(['POST published', 'PATCH published']);
+  });
+
+  it('sends the version the edit started from, so a stale save is refused', async () => {
+    const r = requests();
+    await runSave('draft', form, stored(), true, r);
+    await runSave('draft', form, null, true, r);
+    expect(r.save.mock.calls[0][1]).toMatchObject({ version: 4 });
+    expect(r.save.mock.calls[1][1]).not.toHaveProperty('version');
   });
 
   it('says which step failed, and gives the saved post when only the publish failed', async () => {

@@ -27,14 +27,17 @@ export const FAILURE = { save: 'Failed to save blog', publish: 'Failed to publis
 
 /**
  * Runs `action` on the form. Save Draft sends the current status (so a published post stays
- * published). Publish on a saved post that is not live saves unsaved edits first and then
+ * published, a scheduled one keeps its time). Publish on a saved post that is not live saves unsaved edits first and then
  * calls the publish route; on a new or published post it saves with status published.
  */
 export async function runSave(action: SaveAction, form: BlogForm, saved: BlogPost | null, dirty: boolean, requests: SaveRequests): Promise<SaveOutcome> {
   const id = saved?.id ?? null;
+  // A save says which version it started from, so it cannot overwrite changes made in
+  // another tab meanwhile (the server answers 409).
+  const input = (status?: BlogInput['status']): BlogInput => ({ ...toInput(form, status), ...(saved ? { version: saved.version } : {}) });
   if (action === 'draft') {
     try {
-      const post = await requests.save(id, toInput(form));
+      const post = await requests.save(id, input());
       return { ok: true, post, message: id === null ? SUCCESS.created : SUCCESS.updated };
     } catch (error) {
       return { ok: false, stage: 'save', error, saved: null };
@@ -43,7 +46,7 @@ export async function runSave(action: SaveAction, form: BlogForm, saved: BlogPos
   const plan = publishPlan(saved, dirty);
   if (plan.kind === 'save-published') {
     try {
-      return { ok: true, post: await requests.save(id, toInput(form, 'published')), message: SUCCESS.published };
+      return { ok: true, post: await requests.save(id, input('published')), message: SUCCESS.published };
     } catch (error) {
       return { ok: false, stage: 'save', error, saved: null };
     }
@@ -51,7 +54,7 @@ export async function runSave(action: SaveAction, form: BlogForm, saved: BlogPos
   let stored: SavedPost | null = null;
   if (plan.saveFirst) {
     try {
-      stored = await requests.save(id, toInput(form));
+      stored = await requests.save(id, input());
     } catch (error) {
       return { ok: false, stage: 'save', error, saved: null };
     }

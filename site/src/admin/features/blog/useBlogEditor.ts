@@ -5,14 +5,28 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { canonicalHtml, countCharacters, openPreview } from '../../../editor';
-import { failureText } from '../../../lib/api';
+import { ApiError, failureText } from '../../../lib/api';
 import { toast } from '../../../lib/toast';
 import { isUnauthorized } from '../../app/client';
 import { useDebounced } from '../../components/useDebounced';
-import { type BlogPost, blogsQuery, previewBlog, publishSavedBlog, saveBlog, slugQuery } from './api';
+import {
+  type BlogPost,
+  type Revision,
+  blogsQuery,
+  loadBlog,
+  previewBlog,
+  publishSavedBlog,
+  restoreRevision,
+  revisionsQuery,
+  saveBlog,
+  scheduleBlog,
+  slugQuery,
+  unscheduleBlog,
+} from './api';
 import { type KeptDraft, clearDraft, keepDraft, readDraft } from './drafts';
 import { type BlogForm, EMPTY_FORM, formFromPost, missingNotice, sameForm, toInput } from './form';
 import { FAILURE, type SaveAction, runSave } from './saveFlow';
+import { formatInZone, partyTimeZone } from './schedule';
 
 /** Spec §9: the "missing" warning follows the success toast after 500 ms. */
 export const WARNING_DELAY_MS = 500;
@@ -43,6 +57,10 @@ export function useBlogEditor(post: BlogPost | null, defaultAuthor: string) {
   // The editor reads its HTML once; a restored draft mounts a fresh one.
   const [editorKey, setEditorKey] = useState(0);
   const [busy, setBusy] = useState<SaveAction | null>(null);
+  // A save refused because the post changed elsewhere (409): the page offers to reload
+  // it or to keep this text as a new revision.
+  const [stale, setStale] = useState(false);
+  const zone = partyTimeZone();
 
   // Work kept from an earlier visit, offered back until the admin answers.
   const [offer, setOffer] = useState<KeptDraft | null>(() => {
@@ -131,13 +149,22 @@ export function useBlogEditor(post: BlogPost | null, defaultAuthor: string) {
     if (post === null) clearDraft(null);
   };
 
-  const save = async (action: SaveAction) => {
+  const done = (title: string, description?: string) => {
+    toast({ title, description });
+    void queryClient.invalidateQueries({ queryKey: blogsQuery().queryKey });
+    void navigate('/admin/dashboard?tab=blogs');
+  };
+
+  /** `base` is the stored post the save starts from (the one just reloaded, when keeping
+   *  this text over changes made elsewhere). */
+  const save = async (action: SaveAction, base: BlogPost | null = saved) => {
     if (busy) return;
     const sent = formRef.current;
     setBusy(action);
-    const outcome = await runSave(action, sent, saved, isDirty(), { save: saveBlog, publish: publishSavedBlog });
+    const outcome = await runSave(action, sent, base, isDirty(), { save: saveBlog, publish: publishSavedBlog });
     setBusy(null);
     if (!outcome.ok) {
+      if (outcome.error instanceof ApiError && outcome.error.status === 409) setStale(true);
       if (outcome.saved) markSaved(outcome.saved, sent);
       // A 401 has ended the session: the sign-in card says so, and the work is kept.
       if (!isUnauthorized(outcome.error)) {
@@ -146,12 +173,88 @@ export function useBlogEditor(post: BlogPost | null, defaultAuthor: string) {
       return;
     }
     markSaved(outcome.post, sent);
-    toast({ title: outcome.message, description: outcome.post.warning });
+    setStale(false);
     const missing = missingNotice(sent);
     // Module-level, not the page's: it shows on the dashboard the app goes to.
     if (missing) setTimeout(() => toast({ title: 'Warning', description: missing }), WARNING_DELAY_MS);
-    void queryClient.invalidateQueries({ queryKey: blogsQuery().queryKey });
-    void navigate('/admin/dashboard?tab=blogs');
+    done(outcome.message, outcome.post.warning);
+  };
+
+  /** Schedule…: unsaved edits (or a new post) are saved first, so what goes live is what
+   *  is on screen. A refusal is thrown for the dialog to show. */
+  const schedule = async (local: string) => {
+    let base = saved;
+    if (base === null || isDirty()) {
+      const sent = formRef.current;
+      base = await saveBlog(base?.id ?? null, { ...toInput(sent), ...(base ? { version: base.version } : {}) });
+      markSaved(base, sent);
+    }
+    const post = await scheduleBlog(base.id, local);
+    markSaved(post, formRef.current);
+    done(`Blog scheduled for ${formatInZone(post.publishDate ?? '', zone)}`, post.warning);
+  };
+
+  /** Unschedule: back to a draft; what is typed stays on screen. */
+  const unschedule = async () => {
+    if (!saved) return;
+    try {
+      const post = await unscheduleBlog(saved.id);
+      markSaved(post, baselineRef.current);
+      setForm((f) => ({ ...f, status: post.status }));
+      toast({ title: 'Blog unscheduled', description: 'It is a draft again.' });
+      void queryClient.invalidateQueries({ queryKey: blogsQuery().queryKey });
+    } catch (error) {
+      if (!isUnauthorized(error)) toast({ variant: 'destructive', title: 'Error', description: failureText(error, 'Failed to unschedule blog') });
+    }
+  };
+
+  /** After a stale save: `keepMine` saves this text over the stored post (both stay in its
+   *  history); otherwise the stored post replaces what is on screen. */
+  const resolveStale = async (keepMine: boolean) => {
+    if (!saved) return;
+    try {
+      const stored = await loadBlog(saved.id);
+      if (keepMine) {
+        // Its status is the stored one: keeping words must not publish or unpublish.
+        formRef.current = { ...formRef.current, status: stored.status };
+        setForm(formRef.current);
+        setSaved(stored);
+        await save('draft', stored);
+        return;
+      }
+      takeStored(stored);
+    } catch (error) {
+      if (!isUnauthorized(error)) toast({ variant: 'destructive', title: 'Error', description: failureText(error, 'Failed to load blog') });
+    }
+  };
+
+  /** The stored post replaces what is on screen (and any kept draft of it). */
+  const takeStored = (stored: BlogPost) => {
+    const next = formFromPost(stored, canonicalHtml, defaultAuthor);
+    clearDraft(stored.id);
+    baselineRef.current = next;
+    formRef.current = next;
+    setBaseline(next);
+    setForm(next);
+    setSaved(stored);
+    setCharacters(countCharacters(next.content));
+    setEditorKey((k) => k + 1);
+    setStale(false);
+  };
+
+  /** History's Restore (confirmed): the revision saved as the post's text, on screen. */
+  const restore = async (revision: Revision) => {
+    if (!saved) return;
+    try {
+      const post = await restoreRevision(saved.id, revision.id, saved.version);
+      takeStored(post);
+      toast({ title: 'Version restored', description: post.warning });
+      void queryClient.invalidateQueries({ queryKey: blogsQuery().queryKey });
+      void queryClient.invalidateQueries({ queryKey: revisionsQuery(post.id).queryKey });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) setStale(true);
+      if (!isUnauthorized(error)) toast({ variant: 'destructive', title: 'Error', description: failureText(error, 'Failed to restore this version') });
+    }
   };
 
   const preview = () => {
@@ -179,6 +282,15 @@ export function useBlogEditor(post: BlogPost | null, defaultAuthor: string) {
     busy,
     save,
     preview,
+    /** The stored post (null until a new one is first saved). */
+    saved,
+    /** The party's time zone, in which posts are scheduled. */
+    zone,
+    schedule,
+    unschedule,
+    stale,
+    resolveStale,
+    restore,
     isDirty,
     dirty,
   };

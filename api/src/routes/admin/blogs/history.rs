@@ -1,0 +1,135 @@
+//! A post's history: `GET /api/admin/blogs/{id}/revisions` (newest first),
+//! `GET /api/admin/blogs/{id}/revisions/{rev}` (one, whole), and
+//! `POST /api/admin/blogs/{id}/revisions/{rev}/restore {version?}`, which saves that
+//! version as the post's text again (itself a new revision, `restored`).
+
+use generator::blog::revisions::{self, Reason};
+use generator::blog::store;
+use serde::Deserialize;
+use warp::filters::BoxedFilter;
+use warp::http::StatusCode;
+use warp::reply::Response;
+use warp::{Filter, Rejection};
+
+use super::{Blogs, answer_after_rebuild, changed_elsewhere, find, not_found};
+use crate::domain::audit::{self, Action};
+use crate::domain::auth::Admin;
+use crate::http::error::ApiError;
+use crate::http::filters::{json_body, parse_id};
+use crate::routes::admin::json;
+
+/// The body of a restore.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RestoreInput {
+    /// The version of the post the editor has (see `Post::version`): a restore over
+    /// changes made elsewhere since is refused like a stale save.
+    #[serde(default)]
+    version: Option<i64>,
+}
+
+pub(super) fn routes(
+    one: BoxedFilter<(String,)>,
+    admin: BoxedFilter<(Admin,)>,
+    with_state: BoxedFilter<(Blogs,)>,
+) -> BoxedFilter<(Response,)> {
+    let list = one
+        .clone()
+        .and(warp::path!("revisions"))
+        .and(warp::get())
+        .and(admin.clone())
+        .and(with_state.clone())
+        .and_then(|id, _: Admin, blogs| list(blogs, id));
+    let read = one
+        .clone()
+        .and(warp::path!("revisions" / String))
+        .and(warp::get())
+        .and(admin.clone())
+        .and(with_state.clone())
+        .and_then(|id, rev, _: Admin, blogs| read(blogs, id, rev));
+    let restore = one
+        .and(warp::path!("revisions" / String / "restore"))
+        .and(warp::post())
+        .and(admin)
+        .and(with_state)
+        .and(json_body::<RestoreInput>(4 * 1024))
+        .and_then(|id, rev, admin, blogs, input| restore(blogs, admin, id, rev, input));
+    list.or(read).unify().or(restore).unify().boxed()
+}
+
+fn no_revision(id: i64, rev: i64) -> ApiError {
+    ApiError::NotFound(format!("Blog post {id} has no revision {rev}."))
+}
+
+/// GET /api/admin/blogs/{id}/revisions -> `{revisions}`: when, why and the title, newest
+/// first.
+async fn list(blogs: Blogs, id: String) -> Result<Response, Rejection> {
+    let id = parse_id(&id)?;
+    let list = blogs
+        .db
+        .read(move |c| match find(c, id)? {
+            None => Ok(None),
+            Some(_) => revisions::list(c, id).map(Some),
+        })
+        .await?
+        .ok_or_else(|| not_found(id))?;
+    Ok(json(
+        StatusCode::OK,
+        &serde_json::json!({ "revisions": list }),
+    ))
+}
+
+/// GET /api/admin/blogs/{id}/revisions/{rev}: the revision whole; `404` for one that does
+/// not exist or is another post's.
+async fn read(blogs: Blogs, id: String, rev: String) -> Result<Response, Rejection> {
+    let (id, rev) = (parse_id(&id)?, parse_id(&rev)?);
+    let revision = blogs
+        .db
+        .read(move |c| revisions::get(c, id, rev))
+        .await?
+        .ok_or_else(|| no_revision(id, rev))?;
+    Ok(json(StatusCode::OK, &revision))
+}
+
+/// POST /api/admin/blogs/{id}/revisions/{rev}/restore: the revision's title, excerpt,
+/// content, featured image and alt text become the post's, saved like any save (a
+/// published post's page shows them at once; a draft's wait for Publish).
+async fn restore(
+    blogs: Blogs,
+    admin: Admin,
+    id: String,
+    rev: String,
+    input: RestoreInput,
+) -> Result<Response, Rejection> {
+    let (id, rev) = (parse_id(&id)?, parse_id(&rev)?);
+    let post = blogs
+        .db
+        .write(move |tx| {
+            let Some(post) = find(tx, id)? else {
+                return Ok(Err(not_found(id)));
+            };
+            if input.version.is_some_and(|v| v != post.version) {
+                return Ok(Err(changed_elsewhere()));
+            }
+            let Some(revision) = revisions::get(tx, id, rev)? else {
+                return Ok(Err(no_revision(id, rev)));
+            };
+            let edit = store::Edit {
+                title: &revision.title,
+                slug: &post.slug,
+                excerpt: revision.excerpt.as_deref(),
+                content: &revision.content,
+                featured_image: revision.featured_image.as_deref(),
+                featured_image_alt: revision.featured_image_alt.as_deref(),
+                keywords: post.keywords.as_deref(),
+                author_name: &post.author_name,
+                status: &post.status,
+            };
+            store::update(tx, id, &edit)?;
+            revisions::record(tx, id, Reason::Restored)?;
+            audit::record(tx, Action::Restore, Some(&format!("blog:{id}")), admin.ip)?;
+            Ok(find(tx, id)?.ok_or_else(|| not_found(id)))
+        })
+        .await??;
+    Ok(answer_after_rebuild(&blogs, post.id, StatusCode::OK, &post).await)
+}
