@@ -93,6 +93,8 @@ pub(crate) struct State {
     /// Failures waiting for the next create: (amount in cents it is for, or any; status,
     /// message).
     fail_next: Vec<(Option<String>, u16, String)>,
+    /// The next refund is made, but its answer is lost (a 500, as from a proxy timing out).
+    lose_next_refund_answer: bool,
     webhook_url: Option<String>,
     webhook_secret: Option<String>,
     events: Vec<SentEvent>,
@@ -126,6 +128,21 @@ impl FakeStripe {
         self.lock()
             .fail_next
             .push((Some(amount.to_string()), status, message.into()));
+    }
+
+    /// Makes the next `POST /v1/refunds` refund the money and then answer 500, as when a
+    /// timeout cuts the answer off after Stripe acted.
+    pub fn lose_next_refund_answer(&self) {
+        self.lock().lose_next_refund_answer = true;
+    }
+
+    /// How many refunds `charge` has.
+    pub fn refunds_of(&self, charge: &str) -> usize {
+        self.lock()
+            .refunds
+            .values()
+            .filter(|r| r["charge"] == charge)
+            .count()
     }
 
     /// Every request the api made, oldest first.

@@ -193,15 +193,24 @@ impl FakeStripe {
                     if let Some(key) = idempotency_key {
                         state.idempotent.insert(key, (params, refund.clone()));
                     }
-                    (refund, event)
+                    let lost = std::mem::take(&mut state.lose_next_refund_answer);
+                    (refund, event, lost)
                 }
                 Err(refusal) => return refusal.response(),
             }
         };
-        let (refund, event) = made;
+        let (refund, event, lost) = made;
         // Stripe tells the webhook as it answers; here the event is delivered first, the
         // harder order for the api (its own refund comes back to it before the answer).
         self.deliver(event).await;
+        if lost {
+            return stripe_error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "api_error",
+                None,
+                "An unknown error occurred.",
+            );
+        }
         reply(StatusCode::OK, &refund)
     }
 

@@ -189,6 +189,36 @@ pub fn request(
         }));
     }
     let at = sql_time(now);
+    // Staff pressing Refund again after our call to Stripe failed: the same amount takes
+    // that request up again, with its idempotency key, so if the first call did reach Stripe
+    // (the answer was lost, not the refund) Stripe answers with that refund instead of
+    // making a second. Stripe keeps keys for 24 hours.
+    let retried: Option<(i64, String)> = conn
+        .query_row(
+            "SELECT id, created_at FROM donation_refunds WHERE donation_id = ?1 \
+             AND origin = 'admin' AND status = 'error' AND stripe_id IS NULL \
+             AND amount_cents = ?2 AND created_at > ?3 ORDER BY id DESC LIMIT 1",
+            params![
+                id,
+                cents,
+                sql_time(now - jiff::SignedDuration::from_hours(23))
+            ],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    if let Some((again, created_at)) = retried {
+        conn.execute(
+            "UPDATE donation_refunds SET status = 'requested', reason = ?2, updated_at = ?3 \
+             WHERE id = ?1",
+            params![again, reason, at],
+        )?;
+        return Ok(Ok(Requested {
+            id: again,
+            donation_id: id,
+            payment_intent: intent,
+            created_at,
+        }));
+    }
     let row = conn.query_row(
         "INSERT INTO donation_refunds (donation_id, kind, origin, amount_cents, status, reason, \
              refunded_at, refund_year, created_at, updated_at) \

@@ -328,3 +328,57 @@ async fn without_stripe_a_gift_cannot_be_refunded_and_an_unknown_one_is_not_foun
     assert_eq!(res.status(), 404);
     assert_eq!(app.count("donation_refunds").await, 0);
 }
+
+#[tokio::test]
+async fn a_refund_whose_answer_was_lost_is_retried_without_refunding_twice() {
+    let d = donate_app(|_| {}).await;
+    let token = d.app.login().await;
+    let (id, intent) = d.paid(json!(40), donor("di@example.org")).await;
+    // Stripe makes the refund, but its answer never reaches the server (a timeout).
+    d.fake.lose_next_refund_answer();
+    let res = d
+        .refund(&token, id, json!({ "amount": 10, "reason": "Asked" }))
+        .await;
+    assert_eq!(res.status(), 502);
+    assert_eq!(
+        message(&res),
+        "Stripe did not confirm the refund. Please press Refund again with the same amount: it will not refund twice."
+    );
+    // Staff press Refund again, as the message says: the same request, the same key.
+    let res = d
+        .refund(
+            &token,
+            id,
+            json!({ "amount": 10, "reason": "Asked, again" }),
+        )
+        .await;
+    assert_eq!(res.status(), 200, "{:?}", res.body());
+    assert_eq!(TestApp::json(&res)["refunded"], "10.00");
+    let keys: Vec<Option<String>> = d
+        .fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path == "/v1/refunds" && r.method == "POST")
+        .map(|r| r.idempotency_key)
+        .collect();
+    assert_eq!(keys.len(), 2);
+    assert_eq!(keys[0], keys[1], "the retry reused the first request's key");
+    // So Stripe answered with the refund it had made: the charge has one.
+    let charge = d.fake.intent(&intent).unwrap()["latest_charge"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(d.fake.refunds_of(&charge), 1);
+    assert_eq!(
+        d.net("di@example.org", this_year() as i16).await,
+        3_000,
+        "$10 back, once"
+    );
+    let rows: i64 = d
+        .app
+        .db
+        .read(|c| c.query_row("SELECT COUNT(*) FROM donation_refunds", [], |r| r.get(0)))
+        .await
+        .unwrap();
+    assert_eq!(rows, 1, "one refund row");
+}

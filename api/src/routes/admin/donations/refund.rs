@@ -105,15 +105,20 @@ async fn refund(ledger: Ledger, id: i64, admin: Admin, body: Value) -> Result<Re
                 .db
                 .write(move |c| refunds::request_failed(c, requested.id, now))
                 .await?;
+            // A clear refusal (4xx) says why; anything else may have been cut off after
+            // Stripe acted, and a retry of the same amount takes this request up again
+            // (see `refunds::request`), so it cannot refund twice.
             let said = match &e {
-                stripe::StripeError::Stripe(errors, _) => errors.message.clone(),
+                stripe::StripeError::Stripe(errors, status) if *status < 500 => {
+                    errors.message.clone()
+                }
                 _ => None,
             };
             return Err(ApiError::BadGateway(match said {
                 Some(message) => format!("Stripe did not make the refund: {message}"),
-                None => {
-                    "Stripe could not be reached, so nothing was refunded. Please try again.".into()
-                }
+                None => "Stripe did not confirm the refund. Please press Refund again with the \
+                         same amount: it will not refund twice."
+                    .into(),
             })
             .into());
         }
