@@ -7,17 +7,10 @@ import { type Page } from '@playwright/test';
 import { panel, signIn, tab } from './admin-fixtures';
 import { expect, expectAccessible, test as base, toastRegion, uniqueEmail } from './fixtures';
 import { type Server, startServer } from './server';
-import { type SmtpSink, startSmtpSink } from './smtp';
+import { type SmtpSink, smtpSinkFixture } from './smtp';
 
 const test = base.extend<object, { sink: SmtpSink; server: Server }>({
-  sink: [
-    async ({}, use) => {
-      const sink = await startSmtpSink();
-      await use(sink);
-      sink.stop();
-    },
-    { scope: 'worker' },
-  ],
+  sink: smtpSinkFixture,
   server: [
     async ({ sink }, use) => {
       const server = await startServer({ SMTP_URL: sink.url });

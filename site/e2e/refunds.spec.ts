@@ -8,18 +8,11 @@ import { Db, panel, signIn, tab } from './admin-fixtures';
 import { confirmAll, fillDonor, form, pay, proceed } from './donate-steps';
 import { expect, expectAccessible, failedLoad, test as base, toastRegion, uniqueEmail } from './fixtures';
 import { type Server, startServer } from './server';
-import { type SmtpSink, startSmtpSink } from './smtp';
+import { type SmtpSink, smtpSinkFixture } from './smtp';
 import { type FakeStripe, STRIPE_ENV, pointWebhookAt, routeStripe, startFakeStripe } from './stripe';
 
 const test = base.extend<object, { sink: SmtpSink; stripe: FakeStripe; server: Server }>({
-  sink: [
-    async ({}, use) => {
-      const sink = await startSmtpSink();
-      await use(sink);
-      sink.stop();
-    },
-    { scope: 'worker' },
-  ],
+  sink: smtpSinkFixture,
   stripe: [
     async ({}, use) => {
       const stripe = await startFakeStripe();

@@ -22,6 +22,18 @@ export interface SmtpSink {
   stop: () => void;
 }
 
+/** A worker-scoped Playwright fixture: one sink per worker, stopped after its tests
+ *  (`test.extend({ sink: smtpSinkFixture, … })`). */
+export const smtpSinkFixture: [(args: object, use: (sink: SmtpSink) => Promise<void>) => Promise<void>, { scope: 'worker' }] = [
+  // Playwright reads the first parameter's pattern for the fixtures it needs: none.
+  async ({}, use) => {
+    const sink = await startSmtpSink();
+    await use(sink);
+    sink.stop();
+  },
+  { scope: 'worker' },
+];
+
 export async function startSmtpSink(): Promise<SmtpSink> {
   const binary = join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'debug', 'smtp-sink');
   const dir = mkdtempSync(join(tmpdir(), 'acp-smtp-'));
