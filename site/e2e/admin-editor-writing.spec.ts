@@ -105,7 +105,11 @@ async function tool(page: Page, name: string) {
   const target = toolbar.getByRole('button', { name, exact: true });
   for (let i = 0; i < 13 && !(await target.evaluate((e) => e === document.activeElement)); i++) await page.keyboard.press('ArrowRight');
   await expect(target).toBeFocused();
+  const pressed = await target.getAttribute('aria-pressed');
   await page.keyboard.press('Enter');
+  // A formatting toggle shows its new state, as the writer sees before going back to the
+  // text (the link button opens a dialog instead).
+  if (pressed !== null && !name.includes('link')) await expect(target).toHaveAttribute('aria-pressed', pressed === 'true' ? 'false' : 'true');
 }
 
 async function backToText(page: Page) {

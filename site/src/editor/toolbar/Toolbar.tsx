@@ -83,12 +83,24 @@ export function Toolbar({ editorId, onInsertImage, onInsertLink }: ToolbarProps)
 
   const [current, setCurrent] = useState(0);
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  // The one tab stop moves with focus at once, on the elements themselves as well as in the
+  // state: a Tab pressed right after an arrow key must leave the toolbar for the text, not
+  // land on the button that was the tab stop before React has rendered.
+  const rove = (index: number) => {
+    refs.current.forEach((element, i) => {
+      if (element) element.tabIndex = i === index ? 0 : -1;
+    });
+    setCurrent(index);
+  };
   const onKeyDown = (event: KeyboardEvent) => {
     const last = buttons.length - 1;
-    const next = { ArrowRight: current === last ? 0 : current + 1, ArrowLeft: current === 0 ? last : current - 1, Home: 0, End: last }[event.key];
+    // From the button that has focus, whatever the state has caught up with.
+    const focused = refs.current.findIndex((element) => element === document.activeElement);
+    const at = focused < 0 ? current : focused;
+    const next = { ArrowRight: at === last ? 0 : at + 1, ArrowLeft: at === 0 ? last : at - 1, Home: 0, End: last }[event.key];
     if (next === undefined) return;
     event.preventDefault();
-    setCurrent(next);
+    rove(next);
     refs.current[next]?.focus();
   };
 
@@ -116,7 +128,7 @@ export function Toolbar({ editorId, onInsertImage, onInsertLink }: ToolbarProps)
               className="inline-flex h-11 min-w-11 items-center justify-center rounded-md px-2 text-ink hover:bg-slate-200 aria-disabled:cursor-not-allowed aria-disabled:opacity-50 aria-pressed:bg-navy aria-pressed:text-white aria-pressed:hover:bg-midnight"
               // Keep focus, and so the selection, in the text.
               onPointerDown={(event) => event.preventDefault()}
-              onFocus={() => setCurrent(index)}
+              onFocus={() => rove(index)}
               onClick={() => {
                 if (button.disabled) return;
                 // Act on the range on screen, which slate-react may not have read yet.
