@@ -41,6 +41,45 @@ fn day(mail: &Mail, utc: &str, now: Timestamp) -> String {
         .to_string()
 }
 
+/// Queues an alert about `cents` of gift `donation_id`, its texts filled with the donor's
+/// name, the gift's amount and date, `amount`, the admin link and `extra`; `(event_key,
+/// subject, body)` name the event and its texts. `false` when the gift is gone.
+fn about_gift(
+    mail: &Mail,
+    conn: &Connection,
+    (donation_id, cents): (i64, i64),
+    extra: &[(&str, &str)],
+    (event_key, subject, body): (&str, &str, &str),
+    now: Timestamp,
+) -> rusqlite::Result<bool> {
+    let Some(g) = gift(conn, donation_id)? else {
+        return Ok(false);
+    };
+    let admin = mail.link("/admin/dashboard?tab=donations");
+    let (amount, gift_amount, gift_date) =
+        (usd(cents), usd(g.cents), day(mail, &g.created_at, now));
+    let mut values = vec![
+        ("donorName", g.name.as_str()),
+        ("giftAmount", gift_amount.as_str()),
+        ("giftDate", gift_date.as_str()),
+        ("amount", amount.as_str()),
+        ("adminUrl", admin.as_str()),
+    ];
+    values.extend_from_slice(extra);
+    alert(
+        mail,
+        conn,
+        &Alert {
+            event_key,
+            about: &g.email,
+            reply_to: None,
+            subject: &mail.fill(subject, &values),
+            body: &mail.fill(body, &values),
+        },
+        now,
+    )
+}
+
 /// Queues the alert for dispute `id` (Stripe's); call inside the write that first recorded it.
 pub fn dispute(mail: &Mail, conn: &Connection, id: &str, now: Timestamp) -> rusqlite::Result<bool> {
     let dispute: Option<(i64, i64, String, String)> = conn
@@ -53,33 +92,18 @@ pub fn dispute(mail: &Mail, conn: &Connection, id: &str, now: Timestamp) -> rusq
     let Some((donation_id, cents, reason, status)) = dispute else {
         return Ok(false);
     };
-    let Some(g) = gift(conn, donation_id)? else {
-        return Ok(false);
-    };
-    let admin = mail.link("/admin/dashboard?tab=donations");
-    let (amount, gift_amount, gift_date) =
-        (usd(cents), usd(g.cents), day(mail, &g.created_at, now));
     let (reason, status) = (reason.replace('_', " "), status.replace('_', " "));
-    let values = [
-        ("donorName", g.name.as_str()),
-        ("giftAmount", gift_amount.as_str()),
-        ("giftDate", gift_date.as_str()),
-        ("amount", amount.as_str()),
-        ("reason", reason.as_str()),
-        ("status", status.as_str()),
-        ("adminUrl", admin.as_str()),
-    ];
     let t = &mail.texts.staff_alert;
-    alert(
+    about_gift(
         mail,
         conn,
-        &Alert {
-            event_key: &format!("dispute:{id}"),
-            about: &g.email,
-            reply_to: None,
-            subject: &mail.fill(&t.dispute_subject, &values),
-            body: &mail.fill(&t.dispute_body, &values),
-        },
+        (donation_id, cents),
+        &[("reason", reason.as_str()), ("status", status.as_str())],
+        (
+            &format!("dispute:{id}"),
+            &t.dispute_subject,
+            &t.dispute_body,
+        ),
         now,
     )
 }
@@ -102,30 +126,17 @@ pub fn refund_failed(
     let Some((donation_id, cents)) = refund else {
         return Ok(false);
     };
-    let Some(g) = gift(conn, donation_id)? else {
-        return Ok(false);
-    };
-    let admin = mail.link("/admin/dashboard?tab=donations");
-    let (amount, gift_amount, gift_date) =
-        (usd(cents), usd(g.cents), day(mail, &g.created_at, now));
-    let values = [
-        ("donorName", g.name.as_str()),
-        ("amount", amount.as_str()),
-        ("giftAmount", gift_amount.as_str()),
-        ("giftDate", gift_date.as_str()),
-        ("adminUrl", admin.as_str()),
-    ];
     let t = &mail.texts.staff_alert;
-    alert(
+    about_gift(
         mail,
         conn,
-        &Alert {
-            event_key: &format!("refund-failed:{id}"),
-            about: &g.email,
-            reply_to: None,
-            subject: &mail.fill(&t.refund_failed_subject, &values),
-            body: &mail.fill(&t.refund_failed_body, &values),
-        },
+        (donation_id, cents),
+        &[],
+        (
+            &format!("refund-failed:{id}"),
+            &t.refund_failed_subject,
+            &t.refund_failed_body,
+        ),
         now,
     )
 }
