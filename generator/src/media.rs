@@ -342,18 +342,13 @@ impl Media {
         let bytes = if (w, h) == img.dimensions() {
             encoding.encode(img)?
         } else {
-            encoding.encode(&resized(img, w, h)?)?
+            encoding.encode(&crunch::resize(img, w, h)?)?
         };
         fs::create_dir_all(&self.cache_dir).ok();
         // The cache is only a speed-up: failing to fill it must not fail the build.
         let _ = fs::write(&cached, &bytes);
         Ok(bytes)
     }
-}
-
-/// `img` resized to exactly `w`×`h` (see [`crunch::resize`]).
-pub fn resized(img: &DynamicImage, w: u32, h: u32) -> Result<DynamicImage> {
-    crunch::resize(img, w, h)
 }
 
 /// Scales `(w, h)` down to at most `max_w` wide, keeping the aspect ratio.
