@@ -38,10 +38,15 @@ test('a 401 mid-session signs the admin out at once', async ({ page, db, request
   allowConsole(failedLoad(401));
   seedEverything(db);
   await signIn(page);
-  // The token stops being good behind the app's back (signed out elsewhere).
+  // The staff member sees the list first; only then does the token stop being good behind
+  // the app's back (signed out elsewhere). Revoking while the list is still loading would
+  // sign the admin out before there is anything to click (which is right, but not this test).
+  const remove = panel(page).getByRole('button', { name: 'Delete contact submission from Ruth Alvarez' });
+  await expect(remove).toBeVisible();
+  await page.waitForLoadState('networkidle'); // the other tabs' counts and the mail line too
   const revoked = await request.post('/api/admin/logout', { headers: { Authorization: `Bearer ${await token(page)}` } });
   expect(revoked.ok()).toBe(true);
-  await panel(page).getByRole('button', { name: 'Delete contact submission from Ruth Alvarez' }).click();
+  await remove.click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Admin Access' })).toBeVisible();
   expect(await token(page)).toBeNull();
