@@ -172,7 +172,7 @@ async function main() {
 
   const home = readFileSync(join(dist, 'index.html'), 'utf8');
   const assets = [...new Set([...home.matchAll(/(?:href|src)="(\/(?:assets|media)\/[^"]+)"/g)].map((m) => m[1]))];
-  const pages = ['/', '/leadership', '/issues', '/contact', '/take-action', '/donate', '/join', '/blog', '/blog/page/2', '/blog/feed.xml', '/sitemap.xml'];
+  const pages = ['/', '/leadership', '/issues', '/contact', '/take-action', '/donate', '/join', '/blog', '/blog/archive/1', '/blog/feed.xml', '/sitemap.xml'];
   const uploaded = [];
   const failures = [];
   const check = (what, res, ok = [200, 201]) => {

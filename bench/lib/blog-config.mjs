@@ -6,8 +6,9 @@ export const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..
 export const api = join(root, 'target/release/api');
 export const generator = join(root, 'target/release/generator');
 export const SIZES = (process.env.BENCH_SIZES ?? '1000,4000').split(',').map(Number);
-export const LIVE_POSTS = 1000; // posts on the site while publishes and edits are timed
-export const SAMPLES = 100; // publishes, and edits
+// Posts on the site while publishes and edits are timed: a publish must cost the same at each.
+export const LIVE_SIZES = (process.env.BENCH_LIVE_SIZES ?? '40,400,4000').split(',').map(Number);
+export const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100); // publishes, and edits, at each size
 export const RUNS = 3; // timed builds, after one warm-up
 export const IMAGE = '/uploads/0123456789abcdef0123.jpg';
 export const PASSWORD = 'a bench password for the blog';

@@ -41,11 +41,12 @@ export function sideBySide(label, warm, contenders) {
   });
 }
 
-export function startApi(dataDir, distDir, logLevel) {
+export function startApi(dataDir, distDir, logLevel, extraEnv = {}) {
   const child = spawn(api, [], {
     cwd: root,
     env: {
       ...process.env,
+      ...extraEnv,
       PORT: '0',
       BIND: '127.0.0.1',
       DATA_DIR: dataDir,

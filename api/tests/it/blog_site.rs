@@ -129,7 +129,7 @@ async fn every_change_to_a_post_is_on_the_site_when_the_reply_comes() {
 }
 
 #[tokio::test]
-async fn list_pages_follow_and_page_one_is_the_blog() {
+async fn archive_pages_follow_and_the_old_list_addresses_lead_to_them() {
     let app = TestApp::with_site(|_| {}).await;
     let token = app.login().await;
     let mut ids = Vec::new();
@@ -144,22 +144,42 @@ async fn list_pages_follow_and_page_one_is_the_blog() {
         .await;
         ids.push(post["id"].clone());
     }
-    let page2 = app.get("/blog/page/2").await;
+    let page2 = app.get("/blog/archive/2").await;
     assert_eq!(page2.status(), 200);
-    assert!(text(&page2).contains("Page 2 of 2"));
+    assert!(text(&page2).contains("Post 6"));
+    assert!(text(&app.get("/blog").await).contains(r#"href="/blog/archive/1""#));
+    // The old addresses, counted from the newest post: page 1 was /blog; page 2 began with
+    // the sixth newest post (post 1), now on archive page 1.
     let first = app.get("/blog/page/1").await;
     assert_eq!(first.status(), 308);
     assert_eq!(first.headers()["location"], "/blog");
-    // One post fewer: the second page goes.
+    let second = app.get("/blog/page/2").await;
+    assert_eq!(
+        second.status(),
+        302,
+        "the answer moves as posts are published"
+    );
+    assert_eq!(second.headers()["location"], "/blog/archive/1");
+    for gone in [
+        "/blog/page/3",
+        "/blog/page/99999999999999999999",
+        "/blog/page/18446744073709551615",
+        "/blog/page/x",
+    ] {
+        assert_eq!(app.get(gone).await.status(), 404, "{gone}");
+    }
+    // One post fewer: the second archive page goes.
     app.admin(
         "DELETE",
-        &format!("/api/admin/blogs/{}", ids[0]),
+        &format!("/api/admin/blogs/{}", ids[5]),
         &token,
         None,
     )
     .await;
+    assert_eq!(app.get("/blog/archive/2").await.status(), 404);
+    assert!(!app.dist().join("blog/archive/2/index.html").exists());
+    assert!(!text(&app.get("/blog").await).contains("Blog pages"));
     assert_eq!(app.get("/blog/page/2").await.status(), 404);
-    assert!(!text(&app.get("/blog").await).contains("Page 1 of"));
 }
 
 #[tokio::test]

@@ -7,11 +7,11 @@ use std::collections::{HashMap, HashSet};
 
 use anyhow::Result;
 
-use super::list::{list_page, not_found_page};
+use super::list::{List, list_page, not_found_page};
 use super::post::post_page;
 use super::{
-    Blog, FEED_FILE, FEED_SIZE, NOT_FOUND_FILE, Post, SITEMAP_FILE, feed, list_route, post_route,
-    sitemap,
+    Blog, FEED_FILE, FEED_SIZE, NOT_FOUND_FILE, Post, SITEMAP_FILE, archive_route, feed,
+    post_route, sitemap,
 };
 use crate::output::{Compression, Output, html_path_for};
 use crate::pages::{Page, PageInputs};
@@ -26,7 +26,7 @@ fn rendered(site: &Site, page: &Page) -> Result<Vec<u8>> {
 enum Job<'a> {
     NotFound,
     Post(&'a Post),
-    List(usize),
+    List(List),
     Feed,
     Sitemap,
 }
@@ -35,9 +35,14 @@ enum Job<'a> {
 fn jobs(blog: &Blog) -> Vec<Job<'_>> {
     std::iter::once(Job::NotFound)
         .chain(blog.posts.iter().map(Job::Post))
-        .chain((1..=blog.page_count()).map(Job::List))
+        .chain(lists(blog).map(Job::List))
         .chain([Job::Feed, Job::Sitemap])
         .collect()
+}
+
+/// The list pages: `/blog` and every archive page.
+fn lists(blog: &Blog) -> impl Iterator<Item = List> {
+    std::iter::once(List::Front).chain((1..=blog.archive_pages()).map(List::Archive))
 }
 
 /// A file's path in the output folder and its bytes.
@@ -62,7 +67,7 @@ fn render_job(
             ));
         }
         Job::Post(post) => post_page(inputs, post),
-        Job::List(n) => list_page(inputs, blog, *n),
+        Job::List(list) => list_page(inputs, blog, *list),
     };
     Ok((page.output.clone(), rendered(site, &page)?))
 }
@@ -141,9 +146,14 @@ pub fn sync(site: &Site, blog: &Blog) -> Result<Vec<String>> {
         write(&site.output, rel, bytes)?;
         Ok((rel.clone(), referenced_uploads(bytes)))
     })?);
-    // Pages on disk that no post or list page accounts for.
+    // Pages on disk that no post or list page accounts for (`blog/page/` held the list
+    // pages when they were counted from the newest post).
     let blog_dir = site.output.root().join("blog");
-    for dir in [blog_dir.clone(), blog_dir.join("page")] {
+    for dir in [
+        blog_dir.clone(),
+        blog_dir.join("archive"),
+        blog_dir.join("page"),
+    ] {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -266,7 +276,10 @@ impl Changes<'_> {
 
 /// The files that differ when the published posts go from `before` to `after`: changed or
 /// new post pages, the pages of posts gone (unpublished, deleted or renamed), the list pages
-/// whose posts changed (and surplus ones), the feed and the sitemap.
+/// whose cards or links changed (and surplus archive pages), the feed and the sitemap. A new
+/// post changes `/blog` and the newest archive page (one in five also starts a new archive
+/// page, and the page before it gains its link to it): a constant number of files however
+/// many posts there are.
 pub fn changes<'a>(site: &'a Site, before: &Blog, after: &'a Blog) -> Result<Changes<'a>> {
     let mut out = Changes {
         site,
@@ -288,17 +301,13 @@ pub fn changes<'a>(site: &'a Site, before: &Blog, after: &'a Blog) -> Result<Cha
             out.remove.push(html_path_for(&post_route(&post.slug)));
         }
     }
-    let pages = after.page_count();
-    for n in 1..=pages {
-        let same = n <= before.page_count()
-            && before.page(n) == after.page(n)
-            && (before.page_count() == pages);
-        if !same {
-            out.rest.push(Job::List(n));
+    for list in lists(after) {
+        if !shows_the_same(list, before, after) {
+            out.rest.push(Job::List(list));
         }
     }
-    for n in pages + 1..=before.page_count() {
-        out.remove.push(html_path_for(&list_route(n)));
+    for k in after.archive_pages() + 1..=before.archive_pages() {
+        out.remove.push(html_path_for(&archive_route(k)));
     }
     let feed_posts = |b: &Blog| b.posts.iter().take(FEED_SIZE).cloned().collect::<Vec<_>>();
     if feed_posts(before) != feed_posts(after) {
@@ -314,6 +323,37 @@ pub fn changes<'a>(site: &'a Site, before: &Blog, after: &'a Blog) -> Result<Cha
         out.rest.push(Job::Sitemap);
     }
     Ok(out)
+}
+
+/// Whether list page `list` shows the same in both blogs: the same links, and cards of the
+/// same posts (a card shows a post's title, address, date, excerpt and image, not its text,
+/// so an edit of a post's text changes no list page).
+fn shows_the_same(list: List, before: &Blog, after: &Blog) -> bool {
+    fn card(
+        p: &Post,
+    ) -> (
+        &str,
+        &str,
+        Option<&str>,
+        Option<&str>,
+        Option<&str>,
+        Option<&str>,
+    ) {
+        (
+            p.title.as_str(),
+            p.slug.as_str(),
+            p.publish_date.as_deref(),
+            p.excerpt.as_deref(),
+            p.featured_image.as_deref(),
+            p.featured_image_alt.as_deref(),
+        )
+    }
+    list.links(before) == list.links(after)
+        && list
+            .posts(before)
+            .iter()
+            .map(card)
+            .eq(list.posts(after).iter().map(card))
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
-//! The list of posts, [`PAGE_SIZE`](super::PAGE_SIZE) a page with a pager, and the
-//! blog's 404 page.
+//! The list pages (`/blog` and the archive, [`PAGE_SIZE`] posts a page, with a pager) and
+//! the blog's 404 page.
 
 use serde::Serialize;
 use serde_json::json;
 
 use super::post::{display_date, image_html};
-use super::{Blog, NOT_FOUND_FILE, list_route, post_route};
+use super::{Blog, LIST_ROUTE, NOT_FOUND_FILE, PAGE_SIZE, Post, archive_route, post_route};
 use crate::content::Meta;
 use crate::output::html_path_for;
 use crate::pages::{Page, PageInputs};
@@ -24,23 +24,68 @@ struct Card {
     image: Option<String>,
 }
 
-/// List page `n`.
-pub(super) fn list_page(inputs: &PageInputs, blog: &Blog, n: usize) -> Page {
+/// Which list page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum List {
+    /// `/blog`: the newest posts, under the featured articles.
+    Front,
+    /// `/blog/archive/{k}`.
+    Archive(usize),
+}
+
+impl List {
+    pub(super) fn route(self) -> String {
+        match self {
+            List::Front => LIST_ROUTE.to_owned(),
+            List::Archive(k) => archive_route(k),
+        }
+    }
+
+    /// The posts it shows, newest first.
+    pub(super) fn posts(self, blog: &Blog) -> &[Post] {
+        match self {
+            List::Front => blog.front(),
+            List::Archive(k) => blog.archive(k),
+        }
+    }
+
+    /// Where its pager's Previous (newer posts) and Next (older posts) lead. Everything a
+    /// list page shows is its posts and these two links, so a page whose posts and links
+    /// did not change has not changed.
+    ///
+    /// The newest archive page's Previous is `/blog`, which shows every post newer than
+    /// it. Each page's links depend only on whether a newer page exists, so a new post
+    /// never touches a page below the newest.
+    pub(super) fn links(self, blog: &Blog) -> (Option<String>, Option<String>) {
+        match self {
+            List::Front => (None, blog.archive_holding(PAGE_SIZE).map(archive_route)),
+            List::Archive(k) => (
+                Some(if k < blog.archive_pages() {
+                    archive_route(k + 1)
+                } else {
+                    LIST_ROUTE.to_owned()
+                }),
+                (k > 1).then(|| archive_route(k - 1)),
+            ),
+        }
+    }
+}
+
+/// A list page.
+pub(super) fn list_page(inputs: &PageInputs, blog: &Blog, list: List) -> Page {
     let c = inputs.content;
     let texts = &c.blog;
-    let pages = blog.page_count();
-    let route = list_route(n);
-    let meta = if n == 1 {
-        texts.meta.clone()
-    } else {
-        Meta {
-            title: format!("{} | Page {n}", texts.meta.title),
+    let route = list.route();
+    let posts = list.posts(blog);
+    let meta = match list {
+        List::Front => texts.meta.clone(),
+        List::Archive(k) => Meta {
+            title: format!("{} | Archive page {k}", texts.meta.title),
             ..texts.meta.clone()
-        }
+        },
     };
     let meta = inputs.web_page_meta(&route, "Blog", &meta);
-    let cards: Vec<Card> = blog
-        .page(n)
+    let cards: Vec<Card> = posts
         .iter()
         .map(|post| Card {
             title: post.title.clone(),
@@ -63,11 +108,28 @@ pub(super) fn list_page(inputs: &PageInputs, blog: &Blog, n: usize) -> Page {
             }),
         })
         .collect();
+    // An archive page names the dates it covers (a page number counted from the oldest
+    // post would mean little to a reader); a page with one date names it once.
+    let span = match (list, posts.last(), posts.first()) {
+        (List::Archive(_), Some(oldest), Some(newest)) => {
+            let (from, to) = (
+                display_date(&c.site, oldest.published()),
+                display_date(&c.site, newest.published()),
+            );
+            Some(if from == to {
+                format!("Posts from {from}")
+            } else {
+                format!("Posts from {from} to {to}")
+            })
+        }
+        _ => None,
+    };
+    let (previous, next) = list.links(blog);
     let pager = json!({
-        "page": n,
-        "pages": pages,
-        "previous": (n > 1).then(|| list_route(n - 1)),
-        "next": (n < pages).then(|| list_route(n + 1)),
+        "show": previous.is_some() || next.is_some(),
+        "previous": previous,
+        "next": next,
+        "span": span,
     });
     Page {
         route: Some(route.clone()),
@@ -78,7 +140,7 @@ pub(super) fn list_page(inputs: &PageInputs, blog: &Blog, n: usize) -> Page {
             ("blog", json!(texts)),
             ("cards", json!(cards)),
             ("pager", pager),
-            ("first_page", json!(n == 1)),
+            ("first_page", json!(list == List::Front)),
         ],
     }
 }

@@ -1,7 +1,9 @@
 //! The blog: published posts from the database, rendered by Tera into static pages like
 //! every other page (no islands, nothing fetched in the browser).
 //!
-//! - `/blog` and `/blog/page/{n}`: the list, [`PAGE_SIZE`] posts a page, newest first;
+//! - `/blog`: the [`PAGE_SIZE`] newest posts; `/blog/archive/{k}`: every post, [`PAGE_SIZE`]
+//!   a page, counted from the oldest (see [`Blog::archive`]), so a new post changes `/blog`
+//!   and the newest archive page and leaves every other archive page as it was;
 //! - `/blog/{slug}`: one post; `blog/404.html`: what any other `/blog/…` path shows;
 //! - `/blog/feed.xml`: an Atom feed of the [`FEED_SIZE`] newest posts; `sitemap.xml`.
 //!
@@ -32,8 +34,10 @@ pub use store::{Post, PublicPost};
 pub const PAGE_SIZE: usize = 5;
 /// Posts in the feed.
 pub const FEED_SIZE: usize = 20;
-/// Where the list's first page lives; later pages are `/blog/page/{n}`.
+/// Where the list's newest posts are; the archive's pages are `/blog/archive/{k}`.
 pub const LIST_ROUTE: &str = "/blog";
+/// The archive pages' parent.
+const ARCHIVE_ROUTE: &str = "/blog/archive";
 /// The feed's path in the output.
 pub const FEED_FILE: &str = "blog/feed.xml";
 /// The blog's not-found page, served for `/blog/…` paths that are not posts.
@@ -49,25 +53,43 @@ pub struct Blog {
 }
 
 impl Blog {
-    /// List pages: at least one, for the empty state.
-    pub fn page_count(&self) -> usize {
-        self.posts.len().div_ceil(PAGE_SIZE).max(1)
+    /// What `/blog` lists: the newest posts.
+    pub fn front(&self) -> &[Post] {
+        &self.posts[..PAGE_SIZE.min(self.posts.len())]
     }
 
-    /// The posts on list page `n` (from 1).
-    pub fn page(&self, n: usize) -> &[Post] {
-        let start = ((n - 1) * PAGE_SIZE).min(self.posts.len());
-        &self.posts[start..(start + PAGE_SIZE).min(self.posts.len())]
+    /// Archive pages: none for an empty blog.
+    pub fn archive_pages(&self) -> usize {
+        self.posts.len().div_ceil(PAGE_SIZE)
+    }
+
+    /// The posts on archive page `k` (from 1), newest first. Pages are counted from the
+    /// oldest post: page 1 holds the five oldest, and only the newest page is ever short.
+    /// Numbered from the newest, every page would shift with each new post (and a site
+    /// pushed to a CDN would re-upload them all); this way a page, once full, keeps its
+    /// posts for good.
+    pub fn archive(&self, k: usize) -> &[Post] {
+        let n = self.posts.len();
+        let older = ((k.max(1) - 1) * PAGE_SIZE).min(n);
+        let through = (k * PAGE_SIZE).min(n);
+        &self.posts[n - through..n - older]
+    }
+
+    /// The archive page that holds the post `i` places from the newest (0: the newest).
+    pub fn archive_holding(&self, i: usize) -> Option<usize> {
+        archive_holding(self.posts.len(), i)
     }
 }
 
-/// `/blog`, `/blog/page/2`…
-pub fn list_route(n: usize) -> String {
-    if n <= 1 {
-        LIST_ROUTE.to_owned()
-    } else {
-        format!("{LIST_ROUTE}/page/{n}")
-    }
+/// In a blog of `posts` posts, the archive page that holds the post `i` places from the
+/// newest (0: the newest); `None` past the oldest.
+pub fn archive_holding(posts: usize, i: usize) -> Option<usize> {
+    (i < posts).then(|| (posts - 1 - i) / PAGE_SIZE + 1)
+}
+
+/// `/blog/archive/{k}`
+pub fn archive_route(k: usize) -> String {
+    format!("{ARCHIVE_ROUTE}/{k}")
 }
 
 /// `/blog/{slug}`
@@ -79,12 +101,8 @@ pub fn post_route(slug: &str) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn routes_and_pages() {
-        assert_eq!(list_route(1), "/blog");
-        assert_eq!(list_route(3), "/blog/page/3");
-        assert_eq!(post_route("a-b"), "/blog/a-b");
-        let post = |id| Post {
+    fn post(id: i64) -> Post {
+        Post {
             id,
             title: String::new(),
             slug: format!("p{id}"),
@@ -99,17 +117,45 @@ mod tests {
             created_at: String::new(),
             updated_at: String::new(),
             version: 1,
-        };
-        for (n, pages) in [(0, 1), (1, 1), (5, 1), (6, 2), (11, 3)] {
-            let blog = Blog {
-                posts: (0..n).map(post).collect(),
-            };
-            assert_eq!(blog.page_count(), pages, "{n} posts");
         }
-        let blog = Blog {
-            posts: (0..11).map(post).collect(),
-        };
-        assert_eq!(blog.page(3).len(), 1);
-        assert_eq!(blog.page(2)[0].id, 5);
+    }
+
+    /// A blog of posts 1..=n, newest (n) first.
+    fn blog(n: i64) -> Blog {
+        Blog {
+            posts: (1..=n).rev().map(post).collect(),
+        }
+    }
+
+    fn ids(posts: &[Post]) -> Vec<i64> {
+        posts.iter().map(|p| p.id).collect()
+    }
+
+    #[test]
+    fn routes() {
+        assert_eq!(archive_route(3), "/blog/archive/3");
+        assert_eq!(post_route("a-b"), "/blog/a-b");
+    }
+
+    #[test]
+    fn the_archive_is_counted_from_the_oldest_post() {
+        for (n, pages) in [(0, 0), (1, 1), (5, 1), (6, 2), (11, 3)] {
+            assert_eq!(blog(n).archive_pages(), pages, "{n} posts");
+        }
+        let eleven = blog(11);
+        assert_eq!(ids(eleven.front()), [11, 10, 9, 8, 7]);
+        assert_eq!(ids(eleven.archive(1)), [5, 4, 3, 2, 1]);
+        assert_eq!(ids(eleven.archive(2)), [10, 9, 8, 7, 6]);
+        assert_eq!(ids(eleven.archive(3)), [11]);
+        assert_eq!(ids(blog(3).front()), [3, 2, 1]);
+        assert_eq!(eleven.archive_holding(0), Some(3));
+        assert_eq!(eleven.archive_holding(1), Some(2));
+        assert_eq!(eleven.archive_holding(10), Some(1));
+        assert_eq!(eleven.archive_holding(11), None);
+        // A new post leaves the full pages as they were.
+        let twelve = blog(12);
+        assert_eq!(eleven.archive(1), twelve.archive(1));
+        assert_eq!(eleven.archive(2), twelve.archive(2));
+        assert_eq!(ids(twelve.archive(3)), [12, 11]);
     }
 }

@@ -398,6 +398,16 @@ pub fn delete(conn: &Connection, id: i64) -> rusqlite::Result<bool> {
     Ok(conn.execute("DELETE FROM blog_posts WHERE id = ?1", [id])? > 0)
 }
 
+/// How many posts are published.
+pub fn published_count(conn: &Connection) -> rusqlite::Result<usize> {
+    conn.prepare_cached(concat!(
+        "SELECT COUNT(*) FROM blog_posts WHERE ",
+        published!()
+    ))?
+    .query_row([], |r| r.get::<_, i64>(0))
+    .map(|n| usize::try_from(n).unwrap_or_default())
+}
+
 /// Makes `old_slug` an address of post `id`: it will redirect to the post while published.
 pub fn add_redirect(conn: &Connection, old_slug: &str, id: i64) -> rusqlite::Result<()> {
     conn.execute(

@@ -8,9 +8,17 @@ use crate::common::{EchoRenderer, database, json_ld, project, publish_posts, rea
 
 use super::{built_with, exists};
 
+/// The post titles on a list page, in order.
+fn titles(html: &str) -> Vec<u32> {
+    html.split("Read More<span class=\"sr-only\"> about Post number ")
+        .skip(1)
+        .map(|rest| rest[..rest.find('<').unwrap()].parse().unwrap())
+        .collect()
+}
+
 #[test]
-fn the_list_shows_five_posts_a_page_with_a_pager_only_when_needed() {
-    for (n, pages) in [(0usize, 1usize), (1, 1), (5, 1), (6, 2), (11, 3)] {
+fn blog_shows_the_five_newest_posts_with_a_pager_only_when_there_are_more() {
+    for n in [0usize, 1, 5, 6, 11] {
         let (_tmp, opts) = built_with(n);
         let first = read(&opts, "blog/index.html");
         assert!(first.contains("<title>Fixture Blog</title>"), "{n}");
@@ -22,16 +30,14 @@ fn the_list_shows_five_posts_a_page_with_a_pager_only_when_needed() {
             first.contains("Featured Articles") && first.contains(r#"href="/why-third-party""#),
             "{n}"
         );
-        assert_eq!(
-            first.matches("Read More<span").count(),
-            n.min(5),
-            "{n} posts"
-        );
+        let newest: Vec<u32> = (1..=n as u32).rev().take(5).collect();
+        assert_eq!(titles(&first), newest, "{n} posts, newest first");
         assert_eq!(
             first.contains("Blog pages"),
             n > 5,
             "{n}: the pager shows only past five posts"
         );
+        assert!(!first.contains("rel=\"prev\""), "{n}");
         if n == 0 {
             assert!(first.contains("No Blog Posts Yet"));
             assert!(
@@ -40,45 +46,49 @@ fn the_list_shows_five_posts_a_page_with_a_pager_only_when_needed() {
         } else {
             assert!(!first.contains("No Blog Posts Yet"));
         }
-        if n > 1 {
-            // Newest first.
-            let newest = first.find(&format!("Post number {n}<")).unwrap();
-            assert!(newest < first.find(&format!("Post number {}<", n - 1)).unwrap());
-        }
-        for page in 2..=pages {
-            let html = read(&opts, &format!("blog/page/{page}/index.html"));
-            assert!(
-                html.contains(&format!("Page {page} of {pages}")),
-                "{n}/{page}"
-            );
-            assert!(html.contains(r#"rel="prev">Previous</a>"#), "{n}/{page}");
-            assert_eq!(
-                html.contains(r#"rel="next">Next</a>"#),
-                page < pages,
-                "{n}/{page}"
-            );
-            assert!(
-                !html.contains("Featured Articles"),
-                "featured cards only on the first page"
-            );
-            assert!(html.contains(&format!("<title>Fixture Blog | Page {page}</title>")));
-        }
-        if pages > 1 {
-            assert!(
-                first.contains(&format!("Page 1 of {pages}")) && !first.contains("Previous</a>")
-            );
-            assert!(
-                first.contains(
-                    r#"<a href="/blog/page/2" class="btn btn-outline" rel="next">Next</a>"#
-                )
-            );
-        }
-        assert!(
-            !exists(&opts, &format!("blog/page/{}/index.html", pages + 1)),
-            "{n}"
-        );
-        assert!(!exists(&opts, "blog/page/1/index.html"), "page 1 is /blog");
+        assert!(!exists(&opts, "blog/page/2/index.html"), "{n}");
     }
+}
+
+#[test]
+fn the_archive_counts_pages_from_the_oldest_post_and_links_both_ways() {
+    let (_tmp, opts) = built_with(11);
+    // Next from /blog leads to the page holding the sixth newest post (post 6, page 2).
+    let first = read(&opts, "blog/index.html");
+    assert!(first.contains(
+        r#"<a href="/blog/archive/2" class="btn btn-outline" rel="next" aria-label="Next: older posts">Next</a>"#
+    ));
+    let page = |k: usize| read(&opts, &format!("blog/archive/{k}/index.html"));
+    assert_eq!(titles(&page(1)), [5, 4, 3, 2, 1]);
+    assert_eq!(titles(&page(2)), [10, 9, 8, 7, 6]);
+    assert_eq!(titles(&page(3)), [11]);
+    assert!(!exists(&opts, "blog/archive/4/index.html"));
+    let link =
+        |rel: &str, to: &str| format!(r#"<a href="{to}" class="btn btn-outline" rel="{rel}""#);
+    // Previous is newer posts: the next page up, or /blog from the newest page.
+    assert!(
+        page(1).contains(&link("prev", "/blog/archive/2")) && !page(1).contains("rel=\"next\"")
+    );
+    assert!(
+        page(2).contains(&link("prev", "/blog/archive/3"))
+            && page(2).contains(&link("next", "/blog/archive/1"))
+    );
+    assert!(
+        page(3).contains(&link("prev", "/blog"))
+            && page(3).contains(&link("next", "/blog/archive/2"))
+    );
+    // A page names its dates, not a number that would move.
+    assert!(page(1).contains("Posts from January 1, 2025 to January 5, 2025"));
+    assert!(page(3).contains(">Posts from January 11, 2025<"));
+    assert!(page(2).contains("<title>Fixture Blog | Archive page 2</title>"));
+    assert!(
+        !page(2).contains("Featured Articles"),
+        "featured cards only on /blog"
+    );
+    assert!(
+        !page(2).contains("Page 2 of"),
+        "no page count that changes with every post"
+    );
 }
 
 #[test]
@@ -192,7 +202,7 @@ fn blog_files_are_left_for_the_server_to_compress() {
     let (_tmp, opts) = built_with(6);
     for rel in [
         "blog/index.html",
-        "blog/page/2/index.html",
+        "blog/archive/2/index.html",
         "blog/post-1/index.html",
         "blog/404.html",
         "blog/feed.xml",

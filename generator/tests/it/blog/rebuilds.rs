@@ -153,7 +153,7 @@ fn readers_never_see_a_missing_or_half_written_page_during_rebuilds() {
     let site = Site::open(&opts).unwrap();
     let watched = [
         "blog/index.html",
-        "blog/page/2/index.html",
+        "blog/archive/2/index.html",
         "blog/post-3/index.html",
         "blog/feed.xml",
     ];
@@ -201,4 +201,85 @@ fn readers_never_see_a_missing_or_half_written_page_during_rebuilds() {
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         assert!(reader.join().unwrap() > 100, "the reader kept reading");
     });
+}
+
+/// Every file under `dir`, by the SHA-256 of its bytes.
+fn hashes(dir: &Path) -> BTreeMap<String, [u8; 32]> {
+    use sha2::Digest;
+    tree(dir)
+        .into_iter()
+        .map(|(rel, bytes)| (rel, sha2::Sha256::digest(&bytes).into()))
+        .collect()
+}
+
+/// The files that differ between two trees: changed, new or gone.
+fn differing(a: &BTreeMap<String, [u8; 32]>, b: &BTreeMap<String, [u8; 32]>) -> Vec<String> {
+    let mut rels: Vec<String> = a
+        .iter()
+        .filter(|(rel, hash)| b.get(*rel) != Some(hash))
+        .map(|(rel, _)| rel.clone())
+        .chain(b.keys().filter(|rel| !a.contains_key(*rel)).cloned())
+        .collect();
+    rels.sort();
+    rels.dedup();
+    rels
+}
+
+/// A publish into a blog of a thousand posts rewrites the same handful of files as into a
+/// small one: the post, `/blog`, the newest archive page (and, when it starts a new page,
+/// the one before it, for its link), the feed and the sitemap. Every other file keeps its
+/// bytes, so a site pushed to a CDN uploads and purges only those.
+#[test]
+fn publishing_into_a_thousand_posts_changes_a_constant_number_of_files() {
+    let (_tmp, opts) = built_with(0);
+    let conn = rusqlite::Connection::open(opts.database()).unwrap();
+    let publish = |i: usize| {
+        let at = "2024-01-01T00:00:00.000Z";
+        conn.execute(
+            "INSERT INTO blog_posts (title, slug, excerpt, content, author_name, status, publish_date, created_at, updated_at)
+             VALUES (?1, ?2, NULL, ?3, 'Fixture Party Team', 'published', strftime('%Y-%m-%dT%H:%M:%fZ', ?4, ?5), ?4, ?4)",
+            rusqlite::params![
+                format!("Dispatch {i}"),
+                format!("dispatch-{i}"),
+                format!("<p>Dispatch {i} from the road.</p>"),
+                at,
+                format!("+{i} hours"),
+            ],
+        )
+        .unwrap();
+    };
+    for i in 1..=1000 {
+        publish(i);
+    }
+    generator::build(&opts, &EchoRenderer).unwrap();
+    let site = Site::open(&opts).unwrap();
+    let mut before = Blog::load(&opts.database()).unwrap();
+    assert_eq!(before.posts.len(), 1000);
+    let mut files = hashes(&opts.out_dir);
+
+    for i in 1001..=1006 {
+        publish(i);
+        let after = Blog::load(&opts.database()).unwrap();
+        blog::changes(&site, &before, &after)
+            .unwrap()
+            .apply(&site.output)
+            .unwrap();
+        let now = hashes(&opts.out_dir);
+        let newest = i.div_ceil(5);
+        let mut expected = vec![
+            format!("blog/dispatch-{i}/index.html"),
+            "blog/index.html".to_owned(),
+            format!("blog/archive/{newest}/index.html"),
+            "blog/feed.xml".to_owned(),
+            "sitemap.xml".to_owned(),
+        ];
+        if i % 5 == 1 {
+            // A new page starts: the page before it now leads to it.
+            expected.push(format!("blog/archive/{}/index.html", newest - 1));
+        }
+        expected.sort();
+        assert_eq!(differing(&files, &now), expected, "publishing post {i}");
+        files = now;
+        before = after;
+    }
 }
