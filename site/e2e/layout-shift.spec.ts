@@ -42,8 +42,9 @@ for (const width of [390, 1440]) {
           }).observe({ type: 'layout-shift', buffered: true });
         });
         await page.goto(path);
-        await page.waitForLoadState('networkidle');
-        // Read to the end, so lazy images and anything below the fold come in too.
+        // Read to the end at once, as a reader who scrolls does, so lazy images and anything
+        // below the fold come in too; the observer sees every shift until the network is
+        // quiet at the end, hydration's included.
         const height = await page.evaluate(() => document.documentElement.scrollHeight);
         for (let y = 0; y < height; y += 600) {
           await page.evaluate((top) => window.scrollTo(0, top), y);

@@ -33,7 +33,7 @@ pub fn routes(db: Db, dist: PathBuf) -> BoxedFilter<(Response,)> {
                         .read(store::published_count)
                         .await
                         .map_err(Rejection::from)?;
-                    let first = (n - 1).checked_mul(PAGE_SIZE).unwrap_or(usize::MAX);
+                    let first = (n - 1).saturating_mul(PAGE_SIZE);
                     match archive_holding(posts, first) {
                         Some(k) => Ok(redirect(StatusCode::FOUND, &archive_route(k))),
                         None => Err(warp::reject::not_found()),

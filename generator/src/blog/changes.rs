@@ -4,6 +4,7 @@
 //! write with the same functions, so they give the same bytes.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use anyhow::Result;
 
@@ -34,7 +35,7 @@ enum Job<'a> {
 /// Every blog file: the not-found page, the posts, the list pages, the feed and the sitemap.
 fn jobs(blog: &Blog) -> Vec<Job<'_>> {
     std::iter::once(Job::NotFound)
-        .chain(blog.posts.iter().map(Job::Post))
+        .chain(blog.posts.iter().map(|post| Job::Post(post)))
         .chain(lists(blog).map(Job::List))
         .chain([Job::Feed, Job::Sitemap])
         .collect()
@@ -288,11 +289,12 @@ pub fn changes<'a>(site: &'a Site, before: &Blog, after: &'a Blog) -> Result<Cha
         rest: Vec::new(),
         remove: Vec::new(),
     };
-    let old: HashMap<i64, &Post> = before.posts.iter().map(|p| (p.id, p)).collect();
+    let old: HashMap<i64, &Arc<Post>> = before.posts.iter().map(|p| (p.id, p)).collect();
     let live_slugs: HashSet<&str> = after.posts.iter().map(|p| p.slug.as_str()).collect();
 
     for post in &after.posts {
         if old.get(&post.id) != Some(&post) {
+            // (`Arc`s of posts compare their pointers first: an unchanged post is one load.)
             out.posts.push(Job::Post(post));
         }
     }
@@ -309,17 +311,20 @@ pub fn changes<'a>(site: &'a Site, before: &Blog, after: &'a Blog) -> Result<Cha
     for k in after.archive_pages() + 1..=before.archive_pages() {
         out.remove.push(html_path_for(&archive_route(k)));
     }
-    let feed_posts = |b: &Blog| b.posts.iter().take(FEED_SIZE).cloned().collect::<Vec<_>>();
-    if feed_posts(before) != feed_posts(after) {
+    if !before
+        .posts
+        .iter()
+        .take(FEED_SIZE)
+        .eq(after.posts.iter().take(FEED_SIZE))
+    {
         out.rest.push(Job::Feed);
     }
-    let listed = |b: &Blog| {
-        b.posts
-            .iter()
-            .map(|p| (p.slug.clone(), p.updated_at.clone()))
-            .collect::<Vec<_>>()
-    };
-    if listed(before) != listed(after) {
+    if !before
+        .posts
+        .iter()
+        .map(|p| (&p.slug, &p.updated_at))
+        .eq(after.posts.iter().map(|p| (&p.slug, &p.updated_at)))
+    {
         out.rest.push(Job::Sitemap);
     }
     Ok(out)
@@ -329,31 +334,26 @@ pub fn changes<'a>(site: &'a Site, before: &Blog, after: &'a Blog) -> Result<Cha
 /// same posts (a card shows a post's title, address, date, excerpt and image, not its text,
 /// so an edit of a post's text changes no list page).
 fn shows_the_same(list: List, before: &Blog, after: &Blog) -> bool {
-    fn card(
-        p: &Post,
-    ) -> (
-        &str,
-        &str,
-        Option<&str>,
-        Option<&str>,
-        Option<&str>,
-        Option<&str>,
-    ) {
+    /// What a post's card shows: title, address, date, excerpt, image and its alt text.
+    type Card<'a> = (&'a str, &'a str, [Option<&'a str>; 4]);
+    fn card(p: &Post) -> Card<'_> {
         (
             p.title.as_str(),
             p.slug.as_str(),
-            p.publish_date.as_deref(),
-            p.excerpt.as_deref(),
-            p.featured_image.as_deref(),
-            p.featured_image_alt.as_deref(),
+            [
+                p.publish_date.as_deref(),
+                p.excerpt.as_deref(),
+                p.featured_image.as_deref(),
+                p.featured_image_alt.as_deref(),
+            ],
         )
     }
     list.links(before) == list.links(after)
         && list
             .posts(before)
             .iter()
-            .map(card)
-            .eq(list.posts(after).iter().map(card))
+            .map(|p| card(p))
+            .eq(list.posts(after).iter().map(|p| card(p)))
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! The list pages (`/blog` and the archive, [`PAGE_SIZE`] posts a page, with a pager) and
 //! the blog's 404 page.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::json;
 
@@ -42,7 +44,7 @@ impl List {
     }
 
     /// The posts it shows, newest first.
-    pub(super) fn posts(self, blog: &Blog) -> &[Post] {
+    pub(super) fn posts(self, blog: &Blog) -> &[Arc<Post>] {
         match self {
             List::Front => blog.front(),
             List::Archive(k) => blog.archive(k),

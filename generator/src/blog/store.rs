@@ -8,6 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::{Context as _, Result};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
@@ -446,7 +447,7 @@ impl Blog {
     /// The published posts through an open connection.
     pub fn query(conn: &Connection) -> rusqlite::Result<Blog> {
         Ok(Blog {
-            posts: published(conn)?,
+            posts: published(conn)?.into_iter().map(Arc::new).collect(),
         })
     }
 
@@ -458,12 +459,14 @@ impl Blog {
         previous: &Blog,
         changed: &HashSet<i64>,
     ) -> rusqlite::Result<Blog> {
-        let known: HashMap<i64, &Post> = previous.posts.iter().map(|p| (p.id, p)).collect();
+        let known: HashMap<i64, &Arc<Post>> = previous.posts.iter().map(|p| (p.id, p)).collect();
         let posts = published_ids(conn)?
             .into_iter()
             .map(|id| match known.get(&id) {
-                Some(post) if !changed.contains(&id) => Ok((*post).clone()),
-                _ => by_id(conn, id)?.ok_or(rusqlite::Error::QueryReturnedNoRows),
+                Some(post) if !changed.contains(&id) => Ok(Arc::clone(post)),
+                _ => by_id(conn, id)?
+                    .map(Arc::new)
+                    .ok_or(rusqlite::Error::QueryReturnedNoRows),
             })
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(Blog { posts })
