@@ -13,80 +13,98 @@ use crate::routes::{missing, reply, stripe_error};
 use crate::{DECLINED_CARD, FakeStripe};
 
 impl FakeStripe {
-    pub(crate) fn create(
+    pub(crate) async fn create(
         &self,
         params: HashMap<String, String>,
         idempotency_key: Option<String>,
     ) -> Response {
-        let mut state = self.lock();
-        if let Some(key) = &idempotency_key
-            && let Some((first, reply_body)) = state.idempotent.get(key)
-        {
-            return if *first == params {
-                reply(StatusCode::OK, reply_body)
-            } else {
-                stripe_error(
+        let intent = {
+            let mut state = self.lock();
+            if let Some(replayed) = state.replay(idempotency_key.as_deref(), &params) {
+                return replayed;
+            }
+            let amount = params.get("amount");
+            if let Some(at) = state
+                .fail_next
+                .iter()
+                .position(|(only, _, _)| only.is_none() || only.as_ref() == amount)
+            {
+                let (_, status, message) = state.fail_next.remove(at);
+                let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY);
+                return stripe_error(status, "api_error", None, &message);
+            }
+            let Some(amount) = params.get("amount").and_then(|a| a.parse::<i64>().ok()) else {
+                return stripe_error(
                     StatusCode::BAD_REQUEST,
-                    "idempotency_error",
+                    "invalid_request_error",
                     None,
-                    "Keys for idempotent requests can only be used with the same parameters they were first used with.",
-                )
+                    "Missing required param: amount.",
+                );
             };
-        }
-        let amount = params.get("amount");
-        if let Some(at) = state
-            .fail_next
-            .iter()
-            .position(|(only, _, _)| only.is_none() || only.as_ref() == amount)
-        {
-            let (_, status, message) = state.fail_next.remove(at);
-            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY);
-            return stripe_error(status, "api_error", None, &message);
-        }
-        let Some(amount) = params.get("amount").and_then(|a| a.parse::<i64>().ok()) else {
-            return stripe_error(
-                StatusCode::BAD_REQUEST,
-                "invalid_request_error",
-                None,
-                "Missing required param: amount.",
-            );
+            if amount < 50 {
+                return stripe_error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_request_error",
+                    Some("amount_too_small"),
+                    "Amount must be at least $0.50 usd",
+                );
+            }
+            let customer = params.get("customer");
+            if let Some(customer) = customer
+                && !state.customers.contains_key(customer)
+            {
+                return stripe_error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_request_error",
+                    Some("resource_missing"),
+                    &format!("No such customer: '{customer}'"),
+                );
+            }
+            let confirm = params.get("confirm").is_some_and(|v| v == "true");
+            if confirm && !params.contains_key("payment_method") {
+                return stripe_error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_request_error",
+                    Some("parameter_missing"),
+                    "You must provide a payment_method to confirm this PaymentIntent.",
+                );
+            }
+            let currency = params.get("currency").cloned().unwrap_or_default();
+            let id = format!("pi_fake_{}", random_id(16));
+            let secret = format!("{id}_secret_{}", random_id(24));
+            let metadata: serde_json::Map<String, Value> = params
+                .iter()
+                .filter_map(|(k, v)| {
+                    let name = k.strip_prefix("metadata[")?.strip_suffix(']')?;
+                    Some((name.to_owned(), Value::String(v.clone())))
+                })
+                .collect();
+            let automatic = params
+                .get("automatic_payment_methods[enabled]")
+                .is_some_and(|v| v == "true");
+            let mut intent = payment_intent(PaymentIntentFields {
+                id: &id,
+                client_secret: &secret,
+                amount,
+                currency: &currency,
+                description: params.get("description").map(String::as_str),
+                receipt_email: params.get("receipt_email").map(String::as_str),
+                metadata,
+                automatic,
+            });
+            intent["customer"] = json!(customer);
+            intent["setup_future_usage"] = json!(params.get("setup_future_usage"));
+            intent["payment_method"] = json!(params.get("payment_method"));
+            state.intents.insert(id, intent.clone());
+            if !confirm {
+                state.remember(idempotency_key, params, StatusCode::OK, &intent);
+                return reply(StatusCode::OK, &intent);
+            }
+            intent
         };
-        if amount < 50 {
-            return stripe_error(
-                StatusCode::BAD_REQUEST,
-                "invalid_request_error",
-                Some("amount_too_small"),
-                "Amount must be at least $0.50 usd",
-            );
-        }
-        let currency = params.get("currency").cloned().unwrap_or_default();
-        let id = format!("pi_fake_{}", random_id(16));
-        let secret = format!("{id}_secret_{}", random_id(24));
-        let metadata: serde_json::Map<String, Value> = params
-            .iter()
-            .filter_map(|(k, v)| {
-                let name = k.strip_prefix("metadata[")?.strip_suffix(']')?;
-                Some((name.to_owned(), Value::String(v.clone())))
-            })
-            .collect();
-        let automatic = params
-            .get("automatic_payment_methods[enabled]")
-            .is_some_and(|v| v == "true");
-        let intent = payment_intent(PaymentIntentFields {
-            id: &id,
-            client_secret: &secret,
-            amount,
-            currency: &currency,
-            description: params.get("description").map(String::as_str),
-            receipt_email: params.get("receipt_email").map(String::as_str),
-            metadata,
-            automatic,
-        });
-        state.intents.insert(id, intent.clone());
-        if let Some(key) = idempotency_key {
-            state.idempotent.insert(key, (params, intent.clone()));
-        }
-        reply(StatusCode::OK, &intent)
+        // Confirmed at creation: a charge the site makes itself with a saved card.
+        let id = intent["id"].as_str().unwrap_or_default().to_owned();
+        self.charge_saved_card(&id, idempotency_key, params).await
     }
 
     /// What Stripe.js does when the donor presses the pay button.
@@ -150,22 +168,32 @@ impl Outcome {
         }
     }
 
-    pub(crate) fn apply(self, intent: &mut Value) {
+    /// What the outcome does to `intent`; a decline says `decline_code` (Stripe's
+    /// `generic_decline` when `None`).
+    pub(crate) fn apply(self, intent: &mut Value, decline_code: Option<&str>) {
         match self {
             Outcome::Succeed => {
                 intent["status"] = json!("succeeded");
                 intent["amount_received"] = intent["amount"].clone();
                 intent["last_payment_error"] = Value::Null;
-                intent["payment_method"] = json!(format!("pm_fake_{}", random_id(14)));
+                // A saved card charged again keeps its id; a card typed in is a new one.
+                if !intent["payment_method"].is_string() {
+                    intent["payment_method"] = json!(format!("pm_fake_{}", random_id(14)));
+                }
                 intent["latest_charge"] = json!(format!("ch_fake_{}", random_id(14)));
             }
             Outcome::Decline => {
+                let code = decline_code.unwrap_or("generic_decline");
                 intent["status"] = json!("requires_payment_method");
                 intent["last_payment_error"] = json!({
                     "type": "card_error",
                     "code": "card_declined",
-                    "decline_code": "generic_decline",
-                    "message": "Your card was declined.",
+                    "decline_code": code,
+                    "message": if code == "insufficient_funds" {
+                        "Your card has insufficient funds."
+                    } else {
+                        "Your card was declined."
+                    },
                     "doc_url": "https://stripe.com/docs/error-codes/card-declined",
                 });
             }

@@ -12,6 +12,13 @@
 //!   calls it): card `4000000000000002` is declined, anything else succeeds; either way the
 //!   matching event is sent to the webhook.
 //! - `POST /v1/payment_intents/{id}/cancel` (secret key).
+//! - `POST /v1/customers` (secret key). An intent made with a `customer` and
+//!   `setup_future_usage` saves its card to that customer once paid; an intent created with
+//!   `confirm=true`, `off_session=true` and a saved card's `payment_method` is charged at
+//!   once (a monthly gift), succeeding or declined as `payment_methods/{pm}/charges` said.
+//! - `POST /v1/setup_intents` (secret key), `GET /v1/setup_intents/{id}` and
+//!   `POST /v1/setup_intents/{id}/confirm` (as Stripe.js calls it): a new card saved to a
+//!   customer; the declined test card is refused.
 //!
 //! - `POST /v1/refunds` (secret key): refunds all or part of an intent's charge, idempotent
 //!   by `Idempotency-Key`; sends `charge.refunded`. `GET /v1/refunds?charge=…` lists a
@@ -24,7 +31,10 @@
 //! api sent), `payment_intents/{id}/{succeed|fail|cancel}` (what a payment would do, without
 //! a browser), `payment_intents/{id}/refund` (`{amount?}`: a refund made in the dashboard),
 //! `payment_intents/{id}/dispute` (`{reason?}`), `disputes/{id}/close` (`{won}`),
-//! `refunds/{id}/fail` (a refund failing later), `clock` (`{advanceSeconds}`: the `created`
+//! `refunds/{id}/fail` (a refund failing later), `payment_methods/{pm}/charges`
+//! (`{outcome}`: `succeed`, `decline` (insufficient funds) or `hard_decline` (a stolen card)
+//! for that card's off-session charges from now on), `hold-charges` (`{on}`: off-session
+//! charges are made but not answered until released), `clock` (`{advanceSeconds}`: the `created`
 //! of what it makes from then on), and `events` (the webhook events sent, with their delivery
 //! status and, under `payload`, the event itself, for tests that replay or reorder them).
 
@@ -42,10 +52,12 @@ mod events;
 mod intents;
 mod money;
 mod routes;
+mod saved_cards;
 
 pub use events::{event_at, event_for, now, sign};
 pub use intents::Outcome;
 pub use money::Refusal;
+pub use saved_cards::CardBehaviour;
 use routes::reply;
 
 /// The card number Stripe's docs use for "generic decline".
@@ -87,8 +99,19 @@ pub(crate) struct State {
     disputes: HashMap<String, Value>,
     /// Added to the time in the `created` of what the fake makes (tests move it).
     offset_secs: i64,
-    /// Idempotency-Key -> (the parameters it was first used with, the reply).
-    idempotent: HashMap<String, (HashMap<String, String>, Value)>,
+    /// Idempotency-Key -> (the parameters it was first used with, the reply's status and
+    /// body). Errors are replayed too, as Stripe replays a decline.
+    idempotent: HashMap<String, (HashMap<String, String>, u16, Value)>,
+    customers: HashMap<String, Value>,
+    setup_intents: HashMap<String, Value>,
+    /// Cards saved for later charges: payment method -> its customer.
+    saved_cards: HashMap<String, String>,
+    /// How each saved card's off-session charges go (succeed when not said).
+    card_behaviour: HashMap<String, CardBehaviour>,
+    /// Off-session charges are answered only once released (see `saved_cards`).
+    holding: bool,
+    held: usize,
+    released: Arc<tokio::sync::Notify>,
     requests: Vec<Recorded>,
     /// Failures waiting for the next create: (amount in cents it is for, or any; status,
     /// message).
@@ -163,14 +186,32 @@ impl FakeStripe {
     /// Moves an intent to `status` (`succeeded`, `requires_payment_method` after a decline,
     /// or `canceled`) and delivers the matching event; returns the intent.
     pub async fn settle(&self, id: &str, outcome: Outcome) -> Option<Value> {
+        self.settle_with(id, outcome, None).await
+    }
+
+    /// [`FakeStripe::settle`], a decline saying `decline_code`. A paid intent made with a
+    /// `customer` and `setup_future_usage` saves its card to that customer.
+    pub(crate) async fn settle_with(
+        &self,
+        id: &str,
+        outcome: Outcome,
+        decline_code: Option<&str>,
+    ) -> Option<Value> {
         let (intent, event) = {
             let mut state = self.lock();
             let now = state.now();
             let intent = state.intents.get_mut(id)?;
-            outcome.apply(intent);
+            outcome.apply(intent, decline_code);
             let intent = intent.clone();
             if outcome == Outcome::Succeed {
                 state.charge_of(id);
+                if let (Some(pm), Some(customer), true) = (
+                    intent["payment_method"].as_str(),
+                    intent["customer"].as_str(),
+                    intent["setup_future_usage"].is_string(),
+                ) {
+                    state.saved_cards.insert(pm.to_owned(), customer.to_owned());
+                }
             }
             (intent.clone(), event_at(outcome.event_type(), &intent, now))
         };

@@ -16,6 +16,40 @@ use crate::routes::{reply, stripe_error};
 use crate::{FakeStripe, State};
 
 impl State {
+    /// The first answer to a request with this `Idempotency-Key`, or Stripe's error when the
+    /// key was first used with other parameters; `None` for a key not seen before.
+    pub(crate) fn replay(
+        &self,
+        key: Option<&str>,
+        params: &HashMap<String, String>,
+    ) -> Option<Response> {
+        let (first, status, body) = self.idempotent.get(key?)?;
+        Some(if first == params {
+            reply(StatusCode::from_u16(*status).unwrap_or(StatusCode::OK), body)
+        } else {
+            stripe_error(
+                StatusCode::BAD_REQUEST,
+                "idempotency_error",
+                None,
+                "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+            )
+        })
+    }
+
+    /// Keeps the answer to a request with `key`, for [`State::replay`].
+    pub(crate) fn remember(
+        &mut self,
+        key: Option<String>,
+        params: HashMap<String, String>,
+        status: StatusCode,
+        body: &Value,
+    ) {
+        if let Some(key) = key {
+            self.idempotent
+                .insert(key, (params, status.as_u16(), body.clone()));
+        }
+    }
+
     /// Seconds since the epoch as the fake's own clock reads them (tests move it).
     pub(crate) fn now(&self) -> i64 {
         crate::events::now() + self.offset_secs
@@ -140,19 +174,8 @@ impl FakeStripe {
     ) -> Response {
         let made = {
             let mut state = self.lock();
-            if let Some(key) = &idempotency_key
-                && let Some((first, body)) = state.idempotent.get(key)
-            {
-                return if *first == params {
-                    reply(StatusCode::OK, body)
-                } else {
-                    stripe_error(
-                        StatusCode::BAD_REQUEST,
-                        "idempotency_error",
-                        None,
-                        "Keys for idempotent requests can only be used with the same parameters they were first used with.",
-                    )
-                };
+            if let Some(replayed) = state.replay(idempotency_key.as_deref(), &params) {
+                return replayed;
             }
             let intent = match (params.get("payment_intent"), params.get("charge")) {
                 (Some(pi), _) => Some(pi.clone()),
@@ -190,9 +213,7 @@ impl FakeStripe {
                 metadata,
             ) {
                 Ok((refund, event)) => {
-                    if let Some(key) = idempotency_key {
-                        state.idempotent.insert(key, (params, refund.clone()));
-                    }
+                    state.remember(idempotency_key, params, StatusCode::OK, &refund);
                     let lost = std::mem::take(&mut state.lose_next_refund_answer);
                     (refund, event, lost)
                 }

@@ -11,7 +11,7 @@ use warp::reply::Response;
 use warp::{Filter, Reply};
 
 use crate::intents::client_secret_matches;
-use crate::{FakeStripe, Outcome, Recorded};
+use crate::{CardBehaviour, FakeStripe, Outcome, Recorded};
 
 impl FakeStripe {
     /// The fake's HTTP interface.
@@ -90,7 +90,17 @@ impl FakeStripe {
         let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
         match (method, segments.as_slice()) {
             ("POST", ["v1", "payment_intents"]) if secret_key => {
-                self.create(params, idempotency_key)
+                self.create(params, idempotency_key).await
+            }
+            ("POST", ["v1", "customers"]) if secret_key => {
+                self.create_customer(params, idempotency_key)
+            }
+            ("POST", ["v1", "setup_intents"]) if secret_key => {
+                self.create_setup_intent(params, idempotency_key)
+            }
+            ("GET", ["v1", "setup_intents", id]) => self.get_setup_intent(id, secret_key, &params),
+            ("POST", ["v1", "setup_intents", id, "confirm"]) => {
+                self.confirm_setup_intent(id, &params).await
             }
             ("GET", ["v1", "payment_intents", id]) => {
                 let intent = self.intent(id);
@@ -199,6 +209,25 @@ impl FakeStripe {
                 Some(event) => reply(StatusCode::OK, &event),
                 None => missing(id),
             },
+            ("POST", ["payment_methods", pm, "charges"]) => {
+                match body["outcome"].as_str().and_then(CardBehaviour::parse) {
+                    Some(behaviour) => {
+                        self.set_card_behaviour(pm, behaviour);
+                        reply(StatusCode::OK, &json!({ "ok": true }))
+                    }
+                    None => reply(
+                        StatusCode::BAD_REQUEST,
+                        &json!({ "error": "outcome is succeed, decline or hard_decline" }),
+                    ),
+                }
+            }
+            ("POST", ["hold-charges"]) => {
+                self.hold_charges(body["on"].as_bool().unwrap_or(false));
+                reply(StatusCode::OK, &json!({ "ok": true }))
+            }
+            ("GET", ["hold-charges"]) => {
+                reply(StatusCode::OK, &json!({ "held": self.held_charges() }))
+            }
             ("POST", ["clock"]) => {
                 self.advance(body["advanceSeconds"].as_i64().unwrap_or(0));
                 reply(StatusCode::OK, &json!({ "ok": true }))

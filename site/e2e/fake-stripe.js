@@ -1,9 +1,9 @@
 // A stand-in for Stripe.js, served in place of https://js.stripe.com in browser tests (the
 // real one cannot be reached from here). It implements what @stripe/react-stripe-js and the
 // donate page use: Stripe(key), elements({clientSecret}), a "payment" element with a plain,
-// labelled card-number field, and confirmPayment, which calls Stripe's API at
-// https://api.stripe.com (the tests route that to the fake-stripe server) and then, as Stripe
-// does, sends the browser to the return address.
+// labelled card-number field, and confirmPayment and confirmSetup (a card saved for later),
+// which call Stripe's API at https://api.stripe.com (the tests route that to the fake-stripe
+// server) and then, as Stripe does, send the browser to the return address.
 //
 // Test knobs: window.__fakeStripeReadyDelay (ms before the element is ready, default 50).
 (() => {
@@ -12,6 +12,32 @@
   function Stripe(key) {
     if (typeof key !== 'string' || !key.startsWith('pk_')) throw new Error(`Invalid publishable key: ${key}`);
     let card = null;
+
+    // Confirms the intent behind `elements` with the card typed in; on success goes to the
+    // return address with Stripe's parameters, as Stripe.js does.
+    async function confirm(collection, param, elements, confirmParams) {
+      const secret = elements.clientSecret;
+      const id = secret.split('_secret_')[0];
+      const body = new URLSearchParams({
+        client_secret: secret,
+        'payment_method_data[type]': 'card',
+        'payment_method_data[card][number]': card?.input.value ?? '',
+        return_url: confirmParams.return_url,
+      });
+      const response = await fetch(`${API}/${collection}/${id}/confirm`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+      const json = await response.json();
+      if (!response.ok) return { error: json.error };
+      const url = new URL(confirmParams.return_url);
+      url.searchParams.set(param, id);
+      url.searchParams.set(`${param}_client_secret`, secret);
+      url.searchParams.set('redirect_status', 'succeeded');
+      window.location.assign(url.toString());
+      return new Promise(() => {});
+    }
 
     const stripe = {
       _registerWrapper() {},
@@ -78,29 +104,8 @@
           },
         };
       },
-      async confirmPayment({ elements, confirmParams }) {
-        const secret = elements.clientSecret;
-        const id = secret.split('_secret_')[0];
-        const body = new URLSearchParams({
-          client_secret: secret,
-          'payment_method_data[type]': 'card',
-          'payment_method_data[card][number]': card?.input.value ?? '',
-          return_url: confirmParams.return_url,
-        });
-        const response = await fetch(`${API}/payment_intents/${id}/confirm`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-          body,
-        });
-        const json = await response.json();
-        if (!response.ok) return { error: json.error };
-        const url = new URL(confirmParams.return_url);
-        url.searchParams.set('payment_intent', id);
-        url.searchParams.set('payment_intent_client_secret', secret);
-        url.searchParams.set('redirect_status', 'succeeded');
-        window.location.assign(url.toString());
-        return new Promise(() => {});
-      },
+      confirmPayment: ({ elements, confirmParams }) => confirm('payment_intents', 'payment_intent', elements, confirmParams),
+      confirmSetup: ({ elements, confirmParams }) => confirm('setup_intents', 'setup_intent', elements, confirmParams),
     };
     return stripe;
   }
