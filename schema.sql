@@ -112,7 +112,12 @@ CREATE TABLE donations (
     -- When a gift never paid lost its donor's details (erasure on request, or 30 days on).
     redacted_at TEXT,
     -- Sequential within the year the gift was received (2026-000123); set on completion.
-    receipt_number TEXT
+    receipt_number TEXT,
+    -- A monthly gift's charge: its plan, and which charge (0: the sign-up gift).
+    plan_id INTEGER REFERENCES donation_plans (id),
+    plan_charge INTEGER,
+    -- When the donor was asked after the gift for occupation and employer (best efforts).
+    info_requested_at TEXT
 );
 
 CREATE UNIQUE INDEX donations_receipt_number ON donations (receipt_number);
@@ -129,6 +134,34 @@ CREATE INDEX donations_by_donor ON donations (donor_email, contribution_year, st
 
 -- Pending gifts by age, for the sweep that expires abandoned ones.
 CREATE INDEX donations_pending ON donations (status, created_at);
+
+-- Monthly gifts (see api/migrations/V9__monthly_gifts.sql for what each column holds). The
+-- site charges them itself with the card saved at sign-up; each charge is a donations row.
+CREATE TABLE donation_plans (
+    id INTEGER PRIMARY KEY,
+    donor_email TEXT NOT NULL,
+    amount_cents INTEGER NOT NULL CHECK (amount_cents >= 100),
+    status TEXT NOT NULL DEFAULT 'pending'
+        CHECK (status IN ('pending', 'active', 'retrying', 'paused', 'inactive', 'canceled')),
+    anchor_at TEXT NOT NULL,
+    next_charge INTEGER NOT NULL DEFAULT 1,
+    next_attempt_at TEXT,
+    failures INTEGER NOT NULL DEFAULT 0,
+    first_failure_at TEXT,
+    stripe_customer TEXT,
+    payment_method TEXT,
+    paused_until TEXT,
+    last_error TEXT,
+    canceled_at TEXT,
+    canceled_by TEXT CHECK (canceled_by IN ('donor', 'staff')),
+    cancel_reason TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+
+CREATE INDEX donation_plans_due ON donation_plans (status, next_attempt_at);
+CREATE INDEX donation_plans_by_donor ON donation_plans (donor_email);
+CREATE UNIQUE INDEX donations_plan_charge ON donations (plan_id, plan_charge);
 
 -- Stripe webhook events already applied, so a replayed event changes nothing.
 CREATE TABLE stripe_events (
@@ -225,7 +258,9 @@ CREATE TABLE audit_log (
     target TEXT,
     ip TEXT,
     -- What the action carried besides its target: a refund's amount and reason.
-    detail TEXT
+    detail TEXT,
+    -- 'donor' for what a donor did from a link mailed to them (canceling a monthly gift).
+    actor TEXT
 );
 
 CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
@@ -257,7 +292,7 @@ CREATE TABLE revoked_tokens (
 CREATE TABLE mail_queue (
     id INTEGER PRIMARY KEY,
     event_key TEXT NOT NULL UNIQUE,
-    kind TEXT NOT NULL CHECK (kind IN ('receipt', 'refund_notice', 'staff_alert', 'newsletter_confirm', 'newsletter_welcome')),
+    kind TEXT NOT NULL CHECK (kind IN ('receipt', 'refund_notice', 'staff_alert', 'newsletter_confirm', 'newsletter_welcome', 'plan_notice', 'info_request')),
     -- The person the message is about (lower case), so erasing them removes it.
     about TEXT NOT NULL,
     envelope_from TEXT NOT NULL,

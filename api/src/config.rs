@@ -54,6 +54,11 @@ pub struct Config {
     /// `FEC_COMMITTEE_ID`: the committee's FEC id (`C` and eight digits), which every record
     /// of a `.fec` export carries; without it the schedules export as CSV only.
     pub fec_committee_id: Option<String>,
+    /// `ENABLE_TEST_CLOCK=1`, honoured by debug builds only: `POST /api/admin/test-clock` moves
+    /// the server's clock, for end-to-end tests of what happens over weeks (monthly gifts,
+    /// scheduled posts). A release build (what `just serve` and production run) has no such
+    /// route, whatever the environment says.
+    pub test_clock: bool,
 }
 
 impl Config {
@@ -125,6 +130,7 @@ impl Config {
                     Ok(id)
                 })
                 .transpose()?,
+            test_clock: test_clock(),
         })
     }
 
@@ -150,11 +156,21 @@ impl Config {
             summary_rate_limit: 30,
             mail: crate::domain::mail::MailConfig::default(),
             fec_committee_id: None,
+            test_clock: false,
         }
     }
 
     /// The admin password of [`Config::for_tests`].
     pub const TEST_PASSWORD: &str = "correct horse battery staple";
+}
+
+/// `ENABLE_TEST_CLOCK`: on only in a debug build (see [`Config::test_clock`]).
+fn test_clock() -> bool {
+    let asked = var("ENABLE_TEST_CLOCK").is_some_and(|v| v == "1");
+    if asked && !cfg!(debug_assertions) {
+        tracing::warn!("ENABLE_TEST_CLOCK is ignored: this is a release build");
+    }
+    asked && cfg!(debug_assertions)
 }
 
 /// `TRUST_PROXY` and `TRUSTED_PROXIES`.

@@ -106,6 +106,9 @@ async fn serve() -> anyhow::Result<()> {
 
     // Posts whose time came while the server was down go live now, the rest on time.
     state.scheduler.clone().start();
+    // Monthly gifts missed while the server was down are charged now (once each), the rest
+    // when they fall due.
+    state.charger.clone().start();
 
     // After an outside `generator build`, `kill -HUP` makes the server see the new files.
     let mut hangups = signal(SignalKind::hangup()).context("Failed to listen for SIGHUP")?;

@@ -12,6 +12,7 @@ use crate::domain::clock::Clock;
 use crate::domain::donor_pass::DonorPasses;
 use crate::domain::mail::Mail;
 use crate::domain::payments::Payments;
+use crate::domain::plans::charge::Charger;
 use crate::domain::rebuild::Rebuilder;
 use crate::domain::schedule::Scheduler;
 use crate::http::rate_limit::{DonationLimiter, FormLimiter};
@@ -46,6 +47,9 @@ pub struct AppState {
     pub scheduler: Scheduler,
     /// The card processor; `None` when no Stripe keys are configured.
     pub payments: Option<Arc<Payments>>,
+    /// Charges monthly gifts when they fall due (`main` starts its task; tests call its
+    /// pass after moving the clock).
+    pub charger: Charger,
     pub donation_limiter: Arc<DonationLimiter>,
     /// Outgoing mail: what the site sends, and the task that delivers it.
     pub mail: Arc<Mail>,
@@ -163,9 +167,17 @@ impl AppState {
         .context("Failed to set up outgoing mail")?;
         // What a crash or an outage left queued goes out now.
         mail.start();
+        let site = Arc::new(site);
+        let charger = Charger::new(
+            db.clone(),
+            clock.clone(),
+            mail.clone(),
+            site.clone(),
+            payments.clone(),
+        );
         Ok(AppState {
             config: Arc::new(config),
-            site: Arc::new(site),
+            site,
             texts_consent: Arc::new(home.signup.texts),
             db,
             clock,
@@ -177,6 +189,7 @@ impl AppState {
             rebuilder,
             scheduler,
             payments,
+            charger,
             donation_limiter,
             mail,
             static_files,

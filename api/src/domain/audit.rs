@@ -40,6 +40,8 @@ pub enum Action {
     Refund,
     /// Stripe reported a dispute opened or closed on a gift.
     Dispute,
+    /// A monthly gift was canceled: by its donor (from their link) or by staff.
+    CancelPlan,
 }
 
 impl Action {
@@ -62,6 +64,7 @@ impl Action {
             Action::OptOut => "opt_out",
             Action::Refund => "refund",
             Action::Dispute => "dispute",
+            Action::CancelPlan => "cancel_plan",
         }
     }
 }
@@ -105,6 +108,22 @@ pub fn record_detailed(
     tx.execute(
         "INSERT INTO audit_log (action, target, ip, detail) VALUES (?1, ?2, ?3, ?4)",
         params![action.as_str(), target, ip.map(|ip| ip.to_string()), detail],
+    )
+    .map(|_| ())
+}
+
+/// Adds a row for what a donor did themselves, from a link mailed to them (`actor` donor,
+/// their address, and `detail`).
+pub fn record_donor(
+    tx: &Connection,
+    action: Action,
+    target: &str,
+    ip: IpAddr,
+    detail: &str,
+) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO audit_log (action, target, ip, detail, actor) VALUES (?1, ?2, ?3, ?4, 'donor')",
+        params![action.as_str(), target, ip.to_string(), detail],
     )
     .map(|_| ())
 }

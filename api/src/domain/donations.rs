@@ -16,6 +16,8 @@ use jiff::{SignedDuration, Timestamp};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::domain::clock::sql_time;
+use crate::domain::mail::{Mail, receipt};
+use crate::domain::plans;
 
 pub mod attention;
 pub mod disputes;
@@ -69,6 +71,18 @@ pub fn totals(
     year: i16,
     now: Timestamp,
 ) -> rusqlite::Result<Totals> {
+    totals_except(conn, email, year, now, 0)
+}
+
+/// [`totals`] without gift `except` (a monthly charge being made, which must not count
+/// against itself).
+pub fn totals_except(
+    conn: &Connection,
+    email: &str,
+    year: i16,
+    now: Timestamp,
+    except: i64,
+) -> rusqlite::Result<Totals> {
     conn.query_row(
         &format!(
             "SELECT COALESCE(SUM(CASE WHEN status = 'completed' THEN amount_cents - ( \
@@ -76,10 +90,11 @@ pub fn totals(
                         WHERE r.donation_id = donations.id AND r.refund_year = ?2 \
                           AND r.status IN {counted}) END), 0), \
                     COALESCE(SUM(CASE WHEN status = 'pending' THEN amount_cents END), 0) \
-             FROM donations WHERE donor_email = ?1 AND contribution_year = ?2 AND {COUNTS}",
+             FROM donations WHERE donor_email = ?1 AND contribution_year = ?2 AND id != ?4 \
+               AND {COUNTS}",
             counted = refunds::COUNTED
         ),
-        params![email, year, hold_cutoff(now)],
+        params![email, year, hold_cutoff(now), except],
         |r| {
             Ok(Totals {
                 completed: r.get(0)?,
@@ -99,11 +114,16 @@ pub struct Reserved {
 /// Reserves `donation` in `year` at `now` if the donor's total allows it; call inside one
 /// write. `Ok(Err(_))` is a refusal for the donor, with the spec's sentence; it names what
 /// the donor gave before only when `reveal` (the caller holds the donor's pass).
+///
+/// `later_this_year` is what a monthly gift will charge after this one before the year
+/// ends: the itemisation rules apply to that projected total (the limit is checked again
+/// before each of those charges).
 pub fn reserve(
     conn: &Connection,
     rules: &DonationRules,
     year: i16,
     donation: &Donation,
+    later_this_year: i64,
     now: Timestamp,
     reveal: bool,
 ) -> rusqlite::Result<Result<Reserved, Invalid>> {
@@ -126,7 +146,9 @@ pub fn reserve(
             },
         }));
     }
-    if rules.needs_itemization_info(earlier + amount) && !donor.has_itemization_info() {
+    if rules.needs_itemization_info(earlier + amount + later_this_year)
+        && !donor.has_itemization_info()
+    {
         let field = [
             (&donor.occupation, donations::OCCUPATION.name),
             (&donor.employer, donations::EMPLOYER.name),
@@ -137,7 +159,11 @@ pub fn reserve(
         .map(|(_, name)| name);
         return Ok(Err(Invalid {
             field,
-            message: if reveal {
+            message: if later_this_year > 0 && !rules.needs_itemization_info(earlier + amount) {
+                // Only the months to come take it past the threshold: say so (it reveals
+                // nothing of earlier gifts).
+                donations::monthly_info_message(rules, year)
+            } else if reveal {
                 donations::additional_info_message(rules, year, earlier, amount)
             } else {
                 donations::TEXTS.additional_info.description.to_owned()
@@ -214,6 +240,8 @@ pub struct PaymentEvent {
     pub currency: String,
     /// Our row id from the intent's metadata.
     pub donation_id: Option<i64>,
+    /// The card that paid, which a monthly gift keeps for its later charges.
+    pub payment_method: Option<String>,
 }
 
 /// What applying an event did.
@@ -309,17 +337,34 @@ pub fn complete_paid(
 }
 
 /// Marks pending gifts that no longer hold their place (see [`HOLD`]) `expired`; returns
-/// their intents, which should be canceled at Stripe so they can no longer be paid.
+/// their intents, which should be canceled at Stripe so they can no longer be paid. A
+/// monthly charge waiting on an answer from Stripe is left to its plan's next pass.
 pub fn expire(conn: &Connection, now: Timestamp) -> rusqlite::Result<Vec<(i64, Option<String>)>> {
     let mut stmt = conn.prepare(
         "UPDATE donations SET status = 'expired', updated_at = ?2 \
-         WHERE status = 'pending' AND created_at <= ?1 \
+         WHERE status = 'pending' AND created_at <= ?1 AND COALESCE(plan_charge, 0) = 0 \
          RETURNING id, payment_intent_id",
     )?;
     stmt.query_map(params![hold_cutoff(now), sql_time(now)], |r| {
         Ok((r.get(0)?, r.get(1)?))
     })?
     .collect()
+}
+
+/// What follows a gift's completion, in the write that completed it (by Stripe's event, the
+/// donor's return or a monthly charge): its plan moves on, then its receipt is queued (it
+/// names the plan's next date). Once: a gift is completed once, and numbered once.
+pub fn completed(
+    mail: &Mail,
+    conn: &Connection,
+    id: i64,
+    payment_method: Option<&str>,
+    now: Timestamp,
+    tz: &jiff::tz::TimeZone,
+) -> rusqlite::Result<()> {
+    plans::on_completed(conn, id, payment_method, now, tz)?;
+    receipt::queue(mail, conn, id, now)?;
+    Ok(())
 }
 
 /// An e-mail address fit for a log line: the first letter and the domain ("a…@example.org").

@@ -58,6 +58,8 @@ pub fn erase(tx: &Connection, email: &str, now: Timestamp) -> rusqlite::Result<E
         .query_map([&email], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     super::sms_consent::erase(tx, &phones)?;
+    // A person who asked to be forgotten is never charged again.
+    super::plans::cancel_all_of(tx, &email, now)?;
     let contacts = delete("contact_messages")?;
     let volunteers = delete("volunteer_signups")?;
     let newsletters = delete("newsletter_signups")?;

@@ -1,5 +1,5 @@
 //! The rules, with no HTTP in them: staff sign-in, the audit log, donations and the card
-//! processor, donors' passes, erasure, consent to texts, exports, outgoing mail, blog rebuilds and scheduled posts,
+//! processor, monthly gifts, donors' passes, erasure, consent to texts, exports, outgoing mail, blog rebuilds and scheduled posts,
 //! uploads, and the one clock.
 
 pub mod audit;
@@ -13,6 +13,7 @@ pub mod fec;
 pub mod mail;
 pub mod money_back;
 pub mod payments;
+pub mod plans;
 pub mod rebuild;
 pub mod schedule;
 pub mod sms_consent;

@@ -11,12 +11,14 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use stripe::{Client, ClientBuilder, IdempotencyKey, RequestStrategy, StripeRequest as _};
+use stripe_client_core::{RequestBuilder, StripeMethod};
 use stripe_core::payment_intent::{
     CancelPaymentIntent, CreatePaymentIntent, CreatePaymentIntentAutomaticPaymentMethods,
+    CreatePaymentIntentAutomaticPaymentMethodsAllowRedirects, CreatePaymentIntentOffSession,
     RetrievePaymentIntent,
 };
 use stripe_core::refund::{CreateRefund, ListRefund};
-use stripe_shared::PaymentIntentStatus;
+use stripe_shared::{PaymentIntentSetupFutureUsage, PaymentIntentStatus};
 use stripe_types::Currency;
 
 use crate::domain::donations::refunds::StripeRefund;
@@ -55,6 +57,75 @@ pub struct NewIntent {
     /// Stripe answers a repeated request with this key with the first reply, so a retry
     /// after a timeout never charges twice.
     pub idempotency_key: String,
+    /// For a monthly gift: its plan, and the Stripe customer the card is saved to once paid
+    /// (`setup_future_usage: off_session`), so the site can make the later charges itself.
+    pub save_card: Option<SaveCard>,
+}
+
+/// Where a monthly gift's card is kept for its later charges.
+pub struct SaveCard {
+    pub plan_id: i64,
+    pub customer: String,
+}
+
+/// A charge the site makes itself with a plan's saved card (a monthly gift).
+#[derive(Debug)]
+pub struct SavedCardCharge {
+    pub amount_cents: i64,
+    pub description: String,
+    pub donation_id: i64,
+    pub plan_id: i64,
+    pub customer: String,
+    pub payment_method: String,
+    /// From the plan, the charge and the try: a repeat of the same try never charges twice.
+    pub idempotency_key: String,
+}
+
+/// The parts of a SetupIntent (a card saved for later) the site uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setup {
+    pub id: String,
+    pub client_secret: Option<String>,
+    /// Whether the card is saved (`succeeded`).
+    pub succeeded: bool,
+    pub customer: Option<String>,
+    pub payment_method: Option<String>,
+    /// Our plan, from its metadata.
+    pub plan_id: Option<i64>,
+}
+
+/// What the site keeps of Stripe's SetupIntent.
+pub fn setup_of(s: &stripe_shared::SetupIntent) -> Setup {
+    Setup {
+        id: s.id.to_string(),
+        client_secret: s.client_secret.clone(),
+        succeeded: s.status == stripe_shared::SetupIntentStatus::Succeeded,
+        customer: s.customer.as_ref().map(|c| c.id().to_string()),
+        payment_method: s.payment_method.as_ref().map(|p| p.id().to_string()),
+        plan_id: s
+            .metadata
+            .as_ref()
+            .and_then(|m| m.get("plan_id"))
+            .and_then(|id| id.parse().ok()),
+    }
+}
+
+/// What became of a charge of a saved card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Charged {
+    /// Paid: this intent, this card.
+    Paid {
+        intent: String,
+        payment_method: Option<String>,
+    },
+    /// On its way (a method that settles later): its event will say.
+    Processing { intent: String },
+    /// The card was declined; `code` is Stripe's decline code (or error code).
+    Declined {
+        intent: Option<String>,
+        code: String,
+        message: String,
+    },
 }
 
 /// A refund staff asked for, stored as `requested` (see `donations::refunds::request`).
@@ -82,6 +153,8 @@ pub enum Paid {
     Succeeded {
         amount_cents: i64,
         currency: String,
+        /// The card, which a monthly gift keeps for its later charges.
+        payment_method: Option<String>,
     },
     /// A method that settles later is on its way.
     Processing,
@@ -113,22 +186,168 @@ impl Payments {
 
     /// Creates the PaymentIntent for a reserved gift.
     pub async fn create_intent(&self, new: NewIntent) -> Result<Intent, stripe::StripeError> {
-        let metadata = HashMap::from([("donation_id".to_owned(), new.donation_id.to_string())]);
-        let intent = CreatePaymentIntent::new(new.amount_cents, Currency::USD)
+        let mut metadata =
+            HashMap::from([("donation_id".to_owned(), new.donation_id.to_string())]);
+        let mut create = CreatePaymentIntent::new(new.amount_cents, Currency::USD)
             .automatic_payment_methods(CreatePaymentIntentAutomaticPaymentMethods::new(true))
-            .description(new.description)
+            .description(new.description);
+        if let Some(save) = new.save_card {
+            metadata.insert("plan_id".to_owned(), save.plan_id.to_string());
+            create = create
+                .customer(save.customer)
+                .setup_future_usage(PaymentIntentSetupFutureUsage::OffSession);
+        }
+        let intent = create
             .metadata(metadata)
             .customize()
-            .request_strategy(RequestStrategy::Idempotent(
-                IdempotencyKey::new(&new.idempotency_key)
-                    .map_err(|e| stripe::StripeError::ClientError(e.to_string()))?,
-            ))
+            .request_strategy(idempotent(&new.idempotency_key)?)
             .send(&self.client)
             .await?;
         Ok(Intent {
             id: intent.id.to_string(),
             client_secret: intent.client_secret,
         })
+    }
+
+    /// A Stripe customer for a monthly gift's card (named by its plan); the key makes a
+    /// retry return the same customer. (Customers and SetupIntents are two small requests:
+    /// made with the client's plain request builder, they spare the build async-stripe's
+    /// generated code for every other customer and setup-intent endpoint.)
+    pub async fn create_customer(
+        &self,
+        email: &str,
+        name: &str,
+        plan_id: i64,
+        idempotency_key: &str,
+    ) -> Result<String, stripe::StripeError> {
+        #[derive(serde::Serialize)]
+        struct Form<'a> {
+            email: &'a str,
+            name: &'a str,
+            metadata: HashMap<&'a str, String>,
+        }
+        let form = Form {
+            email,
+            name,
+            metadata: HashMap::from([("plan_id", plan_id.to_string())]),
+        };
+        let customer: stripe_shared::Customer =
+            RequestBuilder::new(StripeMethod::Post, "/customers")
+                .form(&form)
+                .customize()
+                .request_strategy(idempotent(idempotency_key)?)
+                .send(&self.client)
+                .await?;
+        Ok(customer.id.to_string())
+    }
+
+    /// A SetupIntent for a plan's donor to save a new card to the plan's customer (after a
+    /// decline), for later charges made without them.
+    pub async fn create_setup_intent(
+        &self,
+        customer: &str,
+        plan_id: i64,
+        idempotency_key: &str,
+    ) -> Result<Setup, stripe::StripeError> {
+        #[derive(serde::Serialize)]
+        struct Automatic {
+            enabled: bool,
+        }
+        #[derive(serde::Serialize)]
+        struct Form<'a> {
+            customer: &'a str,
+            usage: &'a str,
+            automatic_payment_methods: Automatic,
+            metadata: HashMap<&'a str, String>,
+        }
+        let form = Form {
+            customer,
+            usage: "off_session",
+            automatic_payment_methods: Automatic { enabled: true },
+            metadata: HashMap::from([("plan_id", plan_id.to_string())]),
+        };
+        let setup: stripe_shared::SetupIntent =
+            RequestBuilder::new(StripeMethod::Post, "/setup_intents")
+                .form(&form)
+                .customize()
+                .request_strategy(idempotent(idempotency_key)?)
+                .send(&self.client)
+                .await?;
+        Ok(setup_of(&setup))
+    }
+
+    /// SetupIntent `id` as Stripe has it now.
+    pub async fn setup_intent(&self, id: &str) -> Result<Setup, stripe::StripeError> {
+        let setup: stripe_shared::SetupIntent =
+            RequestBuilder::new(StripeMethod::Get, format!("/setup_intents/{id}"))
+                .customize()
+                .send(&self.client)
+                .await?;
+        Ok(setup_of(&setup))
+    }
+
+    /// Charges a plan's saved card now, without the donor (`off_session`), confirmed as it
+    /// is created. A decline is an answer, not an error: `Ok(Charged::Declined)`.
+    pub async fn charge_saved_card(
+        &self,
+        charge: SavedCardCharge,
+    ) -> Result<Charged, stripe::StripeError> {
+        let metadata = HashMap::from([
+            ("donation_id".to_owned(), charge.donation_id.to_string()),
+            ("plan_id".to_owned(), charge.plan_id.to_string()),
+        ]);
+        let mut automatic = CreatePaymentIntentAutomaticPaymentMethods::new(true);
+        // Nobody is there to follow a redirect.
+        automatic.allow_redirects =
+            Some(CreatePaymentIntentAutomaticPaymentMethodsAllowRedirects::Never);
+        let sent = CreatePaymentIntent::new(charge.amount_cents, Currency::USD)
+            .automatic_payment_methods(automatic)
+            .customer(charge.customer)
+            .payment_method(charge.payment_method)
+            .off_session(CreatePaymentIntentOffSession::Bool(true))
+            .confirm(true)
+            .description(charge.description)
+            .metadata(metadata)
+            .customize()
+            .request_strategy(idempotent(&charge.idempotency_key)?)
+            .send(&self.client)
+            .await;
+        match sent {
+            Ok(intent) => Ok(match intent.status {
+                PaymentIntentStatus::Succeeded => Charged::Paid {
+                    intent: intent.id.to_string(),
+                    payment_method: intent.payment_method.as_ref().map(|p| p.id().to_string()),
+                },
+                PaymentIntentStatus::Processing => Charged::Processing {
+                    intent: intent.id.to_string(),
+                },
+                // Anything else needs the donor (authentication, another card): a decline
+                // as far as a charge made without them goes.
+                other => Charged::Declined {
+                    intent: Some(intent.id.to_string()),
+                    code: "authentication_required".into(),
+                    message: format!("The payment needs the donor ({other:?})."),
+                },
+            }),
+            Err(stripe::StripeError::Stripe(error, _))
+                if error.type_ == stripe::ApiErrorsType::CardError =>
+            {
+                let code = error
+                    .decline_code
+                    .clone()
+                    .or_else(|| error.code.as_ref().map(|c| c.as_str().to_owned()))
+                    .unwrap_or_else(|| "card_declined".into());
+                Ok(Charged::Declined {
+                    intent: error.payment_intent.as_ref().map(|p| p.id.to_string()),
+                    code,
+                    message: error
+                        .message
+                        .clone()
+                        .unwrap_or_else(|| "The card was declined.".into()),
+                })
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// Whether a PaymentIntent has been paid (`succeeded`) or is being paid (`processing`,
@@ -139,6 +358,7 @@ impl Payments {
             PaymentIntentStatus::Succeeded => Paid::Succeeded {
                 amount_cents: intent.amount,
                 currency: intent.currency.to_string(),
+                payment_method: intent.payment_method.as_ref().map(|p| p.id().to_string()),
             },
             PaymentIntentStatus::Processing => Paid::Processing,
             _ => Paid::No,
@@ -165,10 +385,7 @@ impl Payments {
             .amount(new.amount_cents)
             .metadata(metadata)
             .customize()
-            .request_strategy(RequestStrategy::Idempotent(
-                IdempotencyKey::new(&new.idempotency_key)
-                    .map_err(|e| stripe::StripeError::ClientError(e.to_string()))?,
-            ))
+            .request_strategy(idempotent(&new.idempotency_key)?)
             .send(&self.client)
             .await?;
         Ok(refund_of(&refund))
@@ -194,6 +411,13 @@ impl Payments {
             }
         }
     }
+}
+
+/// A request strategy that makes Stripe answer a repeat with the first reply.
+fn idempotent(key: &str) -> Result<RequestStrategy, stripe::StripeError> {
+    Ok(RequestStrategy::Idempotent(
+        IdempotencyKey::new(key).map_err(|e| stripe::StripeError::ClientError(e.to_string()))?,
+    ))
 }
 
 /// The parts of Stripe's refund our records keep.

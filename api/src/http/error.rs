@@ -14,6 +14,8 @@
 //! - `NotFound`: no such resource; the message says which.
 //! - `Conflict`: the request is fine but the thing it is about is not ready for it (a gift
 //!   whose payment has not gone through yet).
+//! - `Gone`: what the request names existed but is over for good (an expired link, a monthly
+//!   gift that has ended).
 //! - `Unavailable`: a service we depend on is not set up (no card processor configured).
 //! - `BadGateway`: a service we depend on failed (Stripe refused or did not answer); the
 //!   message is for the visitor, the cause is logged where it happened.
@@ -53,6 +55,9 @@ pub enum ApiError {
     NotFound(String),
     #[error("{0}")]
     Conflict(String),
+    /// What the request names existed but is over for good (an expired link, an ended plan).
+    #[error("{0}")]
+    Gone(String),
     #[error("{0}")]
     Unavailable(String),
     #[error("{0}")]
@@ -113,6 +118,7 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
             }
             ApiError::NotFound(m) => (StatusCode::NOT_FOUND, m.clone()),
             ApiError::Conflict(m) => (StatusCode::CONFLICT, m.clone()),
+            ApiError::Gone(m) => (StatusCode::GONE, m.clone()),
             ApiError::Unavailable(m) => (StatusCode::SERVICE_UNAVAILABLE, m.clone()),
             ApiError::BadGateway(m) => (StatusCode::BAD_GATEWAY, m.clone()),
             ApiError::Internal(cause) => {

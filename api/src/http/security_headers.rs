@@ -14,8 +14,8 @@
 
 use warp::http::{HeaderMap, HeaderName, HeaderValue};
 
-/// The page that takes card payments.
-const DONATE_PATH: &str = "/donate";
+/// The pages that take cards: the donate page, and where a monthly donor gives another card.
+const STRIPE_PATHS: [&str; 2] = ["/donate", "/donate/card"];
 /// Where previews of unsaved posts are served.
 const PREVIEW_PREFIX: &str = "/admin/preview/";
 /// Public files other sites may show.
@@ -89,7 +89,7 @@ impl SecurityHeaders {
 
     /// The headers for a response to `path`.
     pub fn for_path(&self, path: &str) -> &HeaderMap {
-        if path == DONATE_PATH {
+        if STRIPE_PATHS.contains(&path) {
             &self.donate
         } else if path.starts_with(PREVIEW_PREFIX) {
             &self.preview

@@ -1,9 +1,11 @@
 //! The answers outside `/api` that the server makes itself: the blog's redirects, previews of
 //! unsaved posts, the no-script forms' problem pages, the newsletter's confirm and
-//! unsubscribe pages, and the admin app's shell.
+//! unsubscribe pages, a monthly gift's cancel page, and the admin app's shell.
 
 pub(crate) mod admin_shell;
 pub(crate) mod blog_pages;
 pub mod form_problems;
 pub(crate) mod newsletter_links;
+mod notice;
+pub(crate) mod plan_links;
 pub mod previews;

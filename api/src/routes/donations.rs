@@ -20,8 +20,8 @@ use warp::{Filter, Rejection, Reply};
 
 use crate::domain::donations::{self, masked};
 use crate::domain::donor_pass::DonorPasses;
-use crate::domain::mail::receipt;
-use crate::domain::payments::{NewIntent, Paid};
+use crate::domain::payments::{NewIntent, Paid, SaveCard};
+use crate::domain::plans;
 use crate::http::error::ApiError;
 use crate::http::filters::{client_ip, json_body, same_origin};
 use crate::http::rate_limit::{DONATION_WINDOW, DonationLimiter};
@@ -208,8 +208,10 @@ async fn pass(gifts: Gifts, ip: IpAddr, body: Value) -> Result<Response, Rejecti
                 Ok(Paid::Succeeded {
                     amount_cents,
                     currency,
+                    payment_method,
                 }) => {
-                    complete_on_return(&gifts, gift, intent, amount_cents, currency).await?;
+                    let paid = (intent, amount_cents, currency, payment_method);
+                    complete_on_return(&gifts, gift, paid).await?;
                     true
                 }
                 Ok(Paid::Processing) => true,
@@ -234,18 +236,17 @@ async fn pass(gifts: Gifts, ip: IpAddr, body: Value) -> Result<Response, Rejecti
 async fn complete_on_return(
     gifts: &Gifts,
     gift: i64,
-    intent: String,
-    amount_cents: i64,
-    currency: String,
+    (intent, amount_cents, currency, payment_method): (String, i64, String, Option<String>),
 ) -> Result<(), ApiError> {
     let (mail, now) = (gifts.ledger.mail.clone(), gifts.ledger.clock.now());
+    let tz = gifts.ledger.site.tz();
     let completed = gifts
         .ledger
         .db
         .write(move |c| {
             let done = donations::complete_paid(c, gift, &intent, amount_cents, &currency)?;
             if done {
-                receipt::queue(&mail, c, gift, now)?;
+                donations::completed(&mail, c, gift, payment_method.as_deref(), now, &tz)?;
             }
             Ok(done)
         })
@@ -257,11 +258,16 @@ async fn complete_on_return(
     Ok(())
 }
 
-/// POST /api/create-payment-intent `{amount, donorInfo}` → `{clientSecret, ticket}`.
+/// POST /api/create-payment-intent `{amount, donorInfo, frequency?}` → `{clientSecret,
+/// ticket}`.
 ///
 /// The gift is checked, then reserved (a `pending` row, if the donor's year allows it), and
 /// only then does Stripe hear of it; a refused gift never reaches Stripe. A refusal names
 /// the donor's remaining allowance only to a browser holding their pass.
+///
+/// With `"frequency": "monthly"` the gift starts a plan (pending until this first gift is
+/// paid): the itemisation rules apply to what it will give this calendar year, and Stripe
+/// saves the card to a customer of the plan's for the charges the site makes later.
 async fn create(
     gifts: Gifts,
     ip: IpAddr,
@@ -288,10 +294,28 @@ async fn create(
     let reveal = gifts
         .passes
         .allows(pass.as_deref(), &donation.donor.email, now);
-    let reserved = gifts
+    let tz = gifts.ledger.site.tz();
+    let later = if donation.monthly {
+        donation.amount_cents * (plans::charges_this_year(now, &tz) - 1)
+    } else {
+        0
+    };
+    let (reserved, plan) = gifts
         .ledger
         .db
-        .write(move |c| donations::reserve(c, &limits, year, &gift, now, reveal))
+        .write(move |c| {
+            let reserved = match donations::reserve(c, &limits, year, &gift, later, now, reveal)? {
+                Ok(reserved) => reserved,
+                Err(refused) => return Ok(Err(refused)),
+            };
+            let plan = if gift.monthly {
+                let id = plans::create(c, reserved.id, &gift.donor.email, gift.amount_cents, now)?;
+                Some(id)
+            } else {
+                None
+            };
+            Ok(Ok((reserved, plan)))
+        })
         .await?
         .map_err(ApiError::from)?;
     let email = masked(&donation.donor.email);
@@ -308,13 +332,44 @@ async fn create(
             Rejection::from(ApiError::BadGateway(TEXTS.setup_failed.description.into()))
         }
     };
+    let save_card = match plan {
+        None => None,
+        Some(plan_id) => {
+            let customer = payments
+                .create_customer(
+                    &donation.donor.email,
+                    &donation.donor.full_name(),
+                    plan_id,
+                    &format!("plan-customer-{plan_id}-{}", reserved.created_at),
+                )
+                .await;
+            match customer {
+                Ok(customer) => {
+                    let c = customer.clone();
+                    gifts
+                        .ledger
+                        .db
+                        .write(move |tx| plans::set_customer(tx, plan_id, &c))
+                        .await?;
+                    Some(SaveCard { plan_id, customer })
+                }
+                Err(e) => return Err(failed(e.to_string()).await),
+            }
+        }
+    };
+    let description = if plan.is_some() {
+        format!("Monthly contribution to {}", gifts.ledger.site.name)
+    } else {
+        format!("Contribution to {}", gifts.ledger.site.name)
+    };
     let intent = payments
         .create_intent(NewIntent {
             amount_cents: donation.amount_cents,
-            description: format!("Contribution to {}", gifts.ledger.site.name),
+            description,
             donation_id: reserved.id,
             // The row and the moment it was made: unique even if the database is recreated.
             idempotency_key: format!("donation-{}-{}", reserved.id, reserved.created_at),
+            save_card,
         })
         .await;
     let intent = match intent {
@@ -335,6 +390,7 @@ async fn create(
         cents = donation.amount_cents,
         year,
         %email,
+        plan,
         "donation reserved; payment set up"
     );
     let ticket = gifts.passes.ticket(reserved.id, &donation.donor.email, now);

@@ -4,6 +4,7 @@ pub mod admin;
 pub mod blogs;
 pub mod contact;
 pub mod donations;
+pub mod monthly;
 pub mod newsletter;
 pub mod openapi;
 pub mod stripe_webhook;
@@ -26,6 +27,8 @@ pub fn api(state: AppState) -> BoxedFilter<(Response,)> {
         .or(admin::routes(state.clone()))
         .unify()
         .or(donations::routes(state.clone()))
+        .unify()
+        .or(monthly::routes(state.clone()))
         .unify()
         .or(stripe_webhook::routes(state.clone()))
         .unify()

@@ -83,7 +83,17 @@ pub const FIELDS: [Field; 10] = [
 pub struct Donation {
     pub amount_cents: i64,
     pub donor: Donor,
+    /// The donor chose to give this amount every month (`"frequency": "monthly"`); without
+    /// that choice a gift is given once.
+    pub monthly: bool,
 }
+
+/// The request's `frequency`: how often the donor chose to give.
+pub const FREQUENCY: &str = "frequency";
+/// `frequency` for a gift given once (the default).
+pub const ONCE: &str = "once";
+/// `frequency` for a monthly gift.
+pub const MONTHLY: &str = "monthly";
 
 /// The donor, as checked: trimmed, bounded, formats valid.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,7 +171,7 @@ pub fn parse(body: &Value) -> Result<Donation, Invalid> {
     };
     if let Some(unknown) = top
         .keys()
-        .find(|k| !["amount", "donorInfo"].contains(&k.as_str()))
+        .find(|k| !["amount", "donorInfo", FREQUENCY].contains(&k.as_str()))
     {
         return Err(invalid(
             None,
@@ -169,6 +179,18 @@ pub fn parse(body: &Value) -> Result<Donation, Invalid> {
         ));
     }
     let amount_cents = parse_amount(body.get("amount").unwrap_or(&Value::Null))?;
+    // Only an explicit choice makes a gift monthly.
+    let monthly = match body.get(FREQUENCY) {
+        None | Some(Value::Null) => false,
+        Some(Value::String(f)) if f == ONCE => false,
+        Some(Value::String(f)) if f == MONTHLY => true,
+        Some(_) => {
+            return Err(invalid(
+                Some(FREQUENCY),
+                format!("How often must be \"{ONCE}\" or \"{MONTHLY}\"."),
+            ));
+        }
+    };
     let info = body
         .get("donorInfo")
         .and_then(Value::as_object)
@@ -266,6 +288,7 @@ pub fn parse(body: &Value) -> Result<Donation, Invalid> {
     }
     Ok(Donation {
         amount_cents,
+        monthly,
         donor: Donor {
             first_name,
             last_name,
@@ -310,6 +333,22 @@ pub fn limit_message(remaining_cents: i64) -> String {
     TEXTS.limit_exceeded.description.replace(
         "$X",
         &format!("${}", format_dollars(remaining_cents.max(0))),
+    )
+}
+
+/// The "Additional Information Required" sentence for a monthly gift that its later charges
+/// take past the threshold in `year`.
+pub fn monthly_info_message(rules: &DonationRules, year: i16) -> String {
+    format!(
+        "{} {}",
+        TEXTS.additional_info.description,
+        TEXTS
+            .additional_info_monthly
+            .replace("{year}", &year.to_string())
+            .replace(
+                "$T",
+                &format!("${}", format_dollars(i64::from(rules.itemization_threshold) * 100))
+            )
     )
 }
 

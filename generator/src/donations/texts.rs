@@ -28,6 +28,9 @@ pub struct Texts {
     /// Added to `additional_info` when earlier gifts, not this one alone, pass the
     /// threshold; `{year}` and `$T` are replaced.
     pub additional_info_aggregate: &'static str,
+    /// Added to `additional_info` when a monthly gift's charges to come this year pass the
+    /// threshold; `{year}` and `$T` are replaced.
+    pub additional_info_monthly: &'static str,
     pub missing_info: Notice,
     pub confirmation: Notice,
     /// The description is the fallback when the server gives no message.
@@ -43,6 +46,12 @@ pub struct Texts {
     pub proceed: &'static str,
     pub proceed_pending: &'static str,
     pub confirm_pending: &'static str,
+    /// How often: the choice beside the amount, one time unless the donor chooses monthly.
+    pub frequency_legend: &'static str,
+    pub once: &'static str,
+    pub monthly: &'static str,
+    /// Beside the pay button of a monthly gift: `$A` the amount, `{date}` the next charge.
+    pub monthly_line: &'static str,
 }
 
 pub const TEXTS: Texts = Texts {
@@ -64,6 +73,7 @@ pub const TEXTS: Texts = Texts {
         "For donations over $200, FEC regulations require occupation, employer, and contribution purpose.",
     ),
     additional_info_aggregate: "This gift brings your total for {year} above $T.",
+    additional_info_monthly: "Given every month, this gift brings your total for {year} above $T.",
     missing_info: notice(
         "Missing Information",
         "Please fill in all required donor information fields.",
@@ -92,4 +102,8 @@ pub const TEXTS: Texts = Texts {
     proceed: "Proceed to Payment",
     proceed_pending: "Setting up payment...",
     confirm_pending: "Processing",
+    frequency_legend: "How often",
+    once: "One time",
+    monthly: "Give monthly",
+    monthly_line: "$A every month, next on {date}, until you cancel",
 };

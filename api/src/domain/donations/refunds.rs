@@ -92,15 +92,21 @@ pub fn parse_amount(value: Option<&Value>) -> Result<i64, Invalid> {
     Ok(cents)
 }
 
-/// Staff's reason: required, one paragraph at most [`REASON_MAX`] characters.
+/// Staff's reason for a refund: required, one paragraph at most [`REASON_MAX`] characters.
 pub fn parse_reason(value: Option<&Value>) -> Result<String, Invalid> {
+    staff_reason(value, "Give the reason for the refund.")
+}
+
+/// A reason staff must give for an action on money (a refund, canceling a monthly gift):
+/// plain text of at most [`REASON_MAX`] characters; `missing` says what to do without one.
+pub fn staff_reason(value: Option<&Value>, missing: &str) -> Result<String, Invalid> {
     let reason = value.and_then(Value::as_str).map(str::trim).unwrap_or("");
     let bad = |message: &str| Invalid {
         field: Some("reason"),
         message: message.into(),
     };
     if reason.is_empty() {
-        return Err(bad("Give the reason for the refund."));
+        return Err(bad(missing));
     }
     if reason.chars().count() > REASON_MAX {
         return Err(bad(&format!(

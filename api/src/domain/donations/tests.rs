@@ -43,6 +43,7 @@ async fn the_yearly_total_decides_the_limit_and_the_extra_questions() {
                 &r,
                 2026,
                 &gift("ada@example.org", json!(150), false),
+                0,
                 Timestamp::now(),
                 true,
             )
@@ -60,6 +61,7 @@ async fn the_yearly_total_decides_the_limit_and_the_extra_questions() {
                 &r,
                 2026,
                 &gift("ada@example.org", json!(100), false),
+                0,
                 Timestamp::now(),
                 true,
             )
@@ -83,6 +85,7 @@ async fn the_yearly_total_decides_the_limit_and_the_extra_questions() {
                     &r,
                     2025,
                     &gift("ada@example.org", json!(100), false),
+                    0,
                     Timestamp::now(),
                     true,
                 )
@@ -100,6 +103,7 @@ async fn the_yearly_total_decides_the_limit_and_the_extra_questions() {
                 &r,
                 2026,
                 &gift("ada@example.org", json!(44_000), true),
+                0,
                 Timestamp::now(),
                 true,
             )
@@ -115,6 +119,7 @@ async fn the_yearly_total_decides_the_limit_and_the_extra_questions() {
                 &r,
                 2026,
                 &gift("ada@example.org", json!(151), true),
+                0,
                 Timestamp::now(),
                 true,
             )
@@ -149,6 +154,7 @@ async fn events_apply_once_and_only_forward() {
             &r,
             2026,
             &gift("bo@example.org", json!(25), false),
+            0,
             Timestamp::now(),
             true,
         )
@@ -165,6 +171,7 @@ async fn events_apply_once_and_only_forward() {
         amount_cents: amount,
         currency: "usd".into(),
         donation_id: Some(id),
+        payment_method: None,
     };
     let apply_one = |e: PaymentEvent| with_conn(&db, move |c| apply(c, &e));
     assert_eq!(
@@ -215,6 +222,7 @@ async fn unpaid_gifts_hold_their_place_for_minutes_then_expire_once() {
             &r,
             2026,
             &gift("cy@example.org", json!(40), false),
+            0,
             start,
             true,
         )
@@ -259,6 +267,7 @@ async fn a_refusal_names_earlier_gifts_only_when_it_may() {
                 &r,
                 2026,
                 &gift("di@example.org", json!(44_000), true),
+                0,
                 now,
                 false,
             )
@@ -281,6 +290,7 @@ async fn a_refusal_names_earlier_gifts_only_when_it_may() {
                 &r,
                 2026,
                 &gift("di@example.org", json!(301), true),
+                0,
                 now,
                 reveal,
             )
@@ -297,6 +307,7 @@ async fn a_refusal_names_earlier_gifts_only_when_it_may() {
             &r2,
             2026,
             &gift("di@example.org", json!(25), false),
+            0,
             now,
             false,
         )

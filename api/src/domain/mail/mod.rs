@@ -8,12 +8,14 @@
 //!
 //! What is sent: [`receipt`]s for paid gifts and [`refund_notice`]s when money goes back,
 //! [`staff_alert`]s for contact messages and volunteers and [`money_alerts`] for disputes
-//! and failed refunds, and the [`newsletter`]'s confirmation and welcome. The words are in
+//! and failed refunds, the [`newsletter`]'s confirmation and welcome, and the
+//! [`plan_notices`] about monthly gifts. The words are in
 //! `content/mail.yaml` ([`texts`]); links are signed ([`tokens`]).
 
 pub mod message;
 pub mod money_alerts;
 pub mod newsletter;
+pub mod plan_notices;
 pub mod queue;
 pub mod receipt;
 pub mod refund_notice;

@@ -25,6 +25,10 @@ pub enum Kind {
     StaffAlert,
     NewsletterConfirm,
     NewsletterWelcome,
+    /// To a donor about their monthly gift: a decline, a pause, its end.
+    PlanNotice,
+    /// The request for occupation and employer after a gift (best efforts).
+    InfoRequest,
 }
 
 impl Kind {
@@ -35,6 +39,8 @@ impl Kind {
             Kind::StaffAlert => "staff_alert",
             Kind::NewsletterConfirm => "newsletter_confirm",
             Kind::NewsletterWelcome => "newsletter_welcome",
+            Kind::PlanNotice => "plan_notice",
+            Kind::InfoRequest => "info_request",
         }
     }
 }

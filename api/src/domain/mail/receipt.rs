@@ -77,7 +77,11 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
         email: &gift.email,
     };
     let subject = mail.fill(&t.subject, &values);
-    let body = mail.fill(&t.body, &values);
+    let mut body = mail.fill(&t.body, &values);
+    // A monthly gift's receipt says when the next one comes and how to stop them (AB 775).
+    if let Some(note) = super::plan_notices::receipt_note(mail, conn, id)? {
+        body = format!("{body}\n\n{note}");
+    }
     let Some(built) = mail.compose(Kind::Receipt, to, None, &subject, &body, None) else {
         return Ok(false);
     };

@@ -19,6 +19,7 @@ pub struct Texts {
     /// To a donor when money goes back to them.
     pub refund: Receipt,
     pub staff_alert: StaffAlert,
+    pub monthly: Monthly,
     pub newsletter: Newsletter,
     pub pages: Pages,
 }
@@ -41,6 +42,35 @@ pub struct StaffAlert {
     pub dispute_body: String,
     pub refund_failed_subject: String,
     pub refund_failed_body: String,
+}
+
+/// What the site says about monthly gifts: notes on their receipts, notices to the donor and
+/// staff, and the cancel link's page.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Monthly {
+    pub receipt_note: String,
+    pub receipt_ended_note: String,
+    pub declined_subject: String,
+    pub declined_body: String,
+    pub stopped_subject: String,
+    pub stopped_body: String,
+    pub paused_subject: String,
+    pub paused_body: String,
+    pub canceled_subject: String,
+    pub canceled_body: String,
+    pub staff_paused_subject: String,
+    pub staff_paused_body: String,
+    pub info_request_subject: String,
+    pub info_request_body: String,
+    pub cancel_title: String,
+    pub cancel_intro: String,
+    pub cancel_next: String,
+    pub cancel_button: String,
+    pub canceled_title: String,
+    pub canceled_text: String,
+    pub ended_title: String,
+    pub ended_text: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -128,6 +158,20 @@ impl Texts {
         let volunteer = &["name", "email", "phone", "zipCode", "interests", "adminUrl"][..];
         let n = &self.newsletter;
         let p = &self.pages;
+        let m = &self.monthly;
+        // Every monthly notice has these.
+        let plan = |more: &[&'static str]| -> Vec<&'static str> {
+            let mut all = vec!["donorName", "amount", "cancelUrl"];
+            all.extend_from_slice(more);
+            all
+        };
+        let declined = plan(&["date", "retryDate", "cardUrl"]);
+        let stopped = plan(&["date", "cardUrl"]);
+        let paused = plan(&["year", "limit", "resumeDate"]);
+        let canceled = plan(&["date"]);
+        let staff_paused = plan(&["year", "limit", "resumeDate", "adminUrl"]);
+        let info = plan(&["year", "threshold"]);
+        let note = plan(&["nextDate"]);
         let checks: Vec<(&str, &str, &[&str])> = vec![
             ("footer", &self.footer, &["committee", "siteUrl"]),
             ("receipt.subject", &self.receipt.subject, &["receiptNumber"]),
@@ -174,6 +218,32 @@ impl Texts {
                 &self.staff_alert.refund_failed_body,
                 refund_failed,
             ),
+            ("monthly.receiptNote", &m.receipt_note, &note),
+            ("monthly.receiptEndedNote", &m.receipt_ended_note, &note),
+            ("monthly.declinedSubject", &m.declined_subject, &declined),
+            ("monthly.declinedBody", &m.declined_body, &declined),
+            ("monthly.stoppedSubject", &m.stopped_subject, &stopped),
+            ("monthly.stoppedBody", &m.stopped_body, &stopped),
+            ("monthly.pausedSubject", &m.paused_subject, &paused),
+            ("monthly.pausedBody", &m.paused_body, &paused),
+            ("monthly.canceledSubject", &m.canceled_subject, &canceled),
+            ("monthly.canceledBody", &m.canceled_body, &canceled),
+            (
+                "monthly.staffPausedSubject",
+                &m.staff_paused_subject,
+                &staff_paused,
+            ),
+            ("monthly.staffPausedBody", &m.staff_paused_body, &staff_paused),
+            ("monthly.infoRequestSubject", &m.info_request_subject, &info),
+            ("monthly.infoRequestBody", &m.info_request_body, &info),
+            ("monthly.cancelTitle", &m.cancel_title, &note),
+            ("monthly.cancelIntro", &m.cancel_intro, &note),
+            ("monthly.cancelNext", &m.cancel_next, &note),
+            ("monthly.cancelButton", &m.cancel_button, &note),
+            ("monthly.canceledTitle", &m.canceled_title, &note),
+            ("monthly.canceledText", &m.canceled_text, &note),
+            ("monthly.endedTitle", &m.ended_title, &note),
+            ("monthly.endedText", &m.ended_text, &note),
             ("newsletter.consentText", &n.consent_text, &[]),
             ("newsletter.confirmSubject", &n.confirm_subject, &[]),
             ("newsletter.confirmBody", &n.confirm_body, &["confirmUrl"]),

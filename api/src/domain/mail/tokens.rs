@@ -1,8 +1,10 @@
-//! The newsletter's links: "confirm signup N" (valid 7 days) and "unsubscribe signup N"
-//! (valid as long as the signup exists). Each is the signup's id, for the confirmation its
-//! expiry, and an HMAC-SHA256 over those and the address, with a key made once and kept in
-//! `DATA_DIR/mail-link-key`: a link cannot be guessed from another, and one for a deleted
-//! signup does not work for whoever gets its id next.
+//! The links in the site's mail: the newsletter's "confirm signup N" (valid 7 days) and
+//! "unsubscribe signup N" (valid as long as the signup exists), and a monthly gift's "cancel
+//! plan N" (valid until the plan ends) and "give plan N another card" (valid 30 days). Each
+//! is the row's id, an expiry where it has one, and an HMAC-SHA256 over those, what the link
+//! does and the address, with a key made once and kept in `DATA_DIR/mail-link-key`: a link
+//! cannot be guessed from another or used for another purpose, and one for a deleted row
+//! does not work for whoever gets its id next.
 
 use std::path::Path;
 
@@ -107,6 +109,59 @@ impl Tokens {
         format!("{id}-{mac}")
     }
 
+    /// The token of plan `id`'s cancel link (its donor's `email`).
+    pub fn plan_cancel(&self, id: i64, email: &str) -> String {
+        let mac = self.mac(&["plan-cancel", &id.to_string(), &email.to_lowercase()]);
+        format!("{id}-{mac}")
+    }
+
+    pub fn check_plan_cancel(&self, token: &str, id: i64, email: &str) -> bool {
+        same(token, &self.plan_cancel(id, email))
+    }
+
+    /// The token of plan `id`'s link to give another card, working until `expires`.
+    pub fn plan_card(&self, id: i64, email: &str, expires: Timestamp) -> String {
+        let expires = expires.as_second();
+        let mac = self.mac(&[
+            "plan-card",
+            &id.to_string(),
+            &expires.to_string(),
+            &email.to_lowercase(),
+        ]);
+        format!("{id}-{expires}-{mac}")
+    }
+
+    /// Whether `token` is plan `id`'s card link at `now`.
+    pub fn check_plan_card(&self, token: &str, id: i64, email: &str, now: Timestamp) -> Confirm {
+        let mut parts = token.split('-');
+        let (Some(tid), Some(expires), Some(mac), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Confirm::Invalid;
+        };
+        let Ok(at) = expires.parse::<i64>() else {
+            return Confirm::Invalid;
+        };
+        if tid != id.to_string()
+            || !same(
+                mac,
+                &self.mac(&["plan-card", tid, expires, &email.to_lowercase()]),
+            )
+        {
+            return Confirm::Invalid;
+        }
+        if now.as_second() >= at {
+            Confirm::Expired
+        } else {
+            Confirm::Valid
+        }
+    }
+
+    /// The row id any of these tokens names, to look its address up.
+    pub fn id_of(token: &str) -> Option<i64> {
+        token.split('-').next()?.parse().ok()
+    }
+
     /// The signup id an unsubscribe token names.
     pub fn unsubscribe_id(token: &str) -> Option<i64> {
         token.split('-').next()?.parse().ok()
@@ -183,5 +238,33 @@ mod tests {
         assert!(again.check_unsubscribe(&u, 7, "ada@example.org"));
         let other = Tokens::open(tempfile::tempdir().unwrap().path()).unwrap();
         assert!(!other.check_unsubscribe(&u, 7, "ada@example.org"));
+    }
+
+    #[test]
+    fn a_plans_links_are_bound_to_it_their_donor_and_their_purpose() {
+        let dir = tempfile::tempdir().unwrap();
+        let tokens = Tokens::open(dir.path()).unwrap();
+        let now = Timestamp::now();
+        let cancel = tokens.plan_cancel(3, "Ada@Example.org");
+        assert_eq!(Tokens::id_of(&cancel), Some(3));
+        assert!(tokens.check_plan_cancel(&cancel, 3, "ada@example.org"));
+        assert!(!tokens.check_plan_cancel(&cancel, 4, "ada@example.org"));
+        assert!(!tokens.check_plan_cancel(&cancel, 3, "eve@example.org"));
+        assert!(
+            !tokens.check_plan_cancel(&tokens.unsubscribe(3, "ada@example.org"), 3, "ada@example.org"),
+            "an unsubscribe link cancels nothing"
+        );
+        let card = tokens.plan_card(3, "ada@example.org", now + CONFIRM_LIFE);
+        assert_eq!(tokens.check_plan_card(&card, 3, "ada@example.org", now), Confirm::Valid);
+        assert_eq!(
+            tokens.check_plan_card(&card, 3, "ada@example.org", now + CONFIRM_LIFE),
+            Confirm::Expired
+        );
+        assert_eq!(tokens.check_plan_card(&card, 3, "eve@example.org", now), Confirm::Invalid);
+        assert_eq!(
+            tokens.check_plan_card(&tokens.confirm(3, "ada@example.org", now), 3, "ada@example.org", now),
+            Confirm::Invalid,
+            "a newsletter link is no card link"
+        );
     }
 }

@@ -8,7 +8,9 @@ mod donations;
 mod editor_rules;
 mod erasure;
 mod mail;
+mod plans;
 mod session;
+mod test_clock;
 mod sms_opt_outs;
 mod submissions;
 
@@ -37,6 +39,10 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .or(erasure::routes(state.clone()))
         .unify()
         .or(mail::routes(state.clone()))
+        .unify()
+        .or(plans::routes(state.clone()))
+        .unify()
+        .or(test_clock::routes(state.clone()))
         .unify()
         .or(sms_opt_outs::routes(state.clone()))
         .unify()

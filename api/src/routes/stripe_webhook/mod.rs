@@ -4,12 +4,14 @@
 //! Stripe stops sending them.
 //!
 //! A payment's outcome (`payment_intent.*`) is in [`payment_events`]; money going back
-//! (`charge.refunded`, `refund.updated`, `charge.dispute.*`) in [`money_events`]. When an
+//! (`charge.refunded`, `refund.updated`, `charge.dispute.*`) in [`money_events`]; a monthly
+//! donor's new card (`setup_intent.succeeded`) in [`setup_events`]. When an
 //! event cannot be applied yet (Stripe's refund list could not be read), the answer is an
 //! error, so Stripe sends it again later.
 
 mod money_events;
 mod payment_events;
+mod setup_events;
 
 use bytes::Bytes;
 use serde_json::json;
@@ -89,6 +91,9 @@ async fn webhook(
         }
         EventObject::ChargeDisputeCreated(dispute) | EventObject::ChargeDisputeClosed(dispute) => {
             money_events::dispute(&ledger, &meta, &dispute).await?
+        }
+        EventObject::SetupIntentSucceeded(setup) => {
+            setup_events::saved(&ledger, &meta, &setup).await?
         }
         _ => tracing::debug!(event = %meta.id, kind = %meta.kind, "ignored a Stripe event"),
     }

@@ -5,7 +5,6 @@ use stripe_shared::PaymentIntent;
 
 use super::Meta;
 use crate::domain::donations::{self, Applied, Outcome, PaymentEvent};
-use crate::domain::mail::receipt;
 use crate::http::error::ApiError;
 use crate::state::Ledger;
 
@@ -30,22 +29,27 @@ pub(super) async fn apply(
             .metadata
             .get("donation_id")
             .and_then(|id| id.parse().ok()),
+        payment_method: intent
+            .payment_method
+            .as_ref()
+            .map(|p| p.id().to_string()),
     };
     let applied = {
         let payment = payment.clone();
-        let (mail, now) = (ledger.mail.clone(), ledger.clock.now());
+        let (mail, now, tz) = (ledger.mail.clone(), ledger.clock.now(), ledger.site.tz());
         ledger
             .db
             .write(move |c| {
                 let applied = donations::apply(c, &payment)?;
-                // The receipt commits with the completion, or neither happens.
+                // The receipt (and a monthly gift's next step) commits with the completion,
+                // or neither happens.
                 if let Applied::Changed {
                     id,
                     to: "completed",
                     ..
                 } = applied
                 {
-                    receipt::queue(&mail, c, id, now)?;
+                    donations::completed(&mail, c, id, payment.payment_method.as_deref(), now, &tz)?;
                 }
                 Ok(applied)
             })

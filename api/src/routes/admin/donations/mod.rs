@@ -54,6 +54,8 @@ struct Donation {
     refundable: String,
     /// Stripe's status of the gift's latest dispute (`needs_response`, `won`, `lost`…).
     dispute_status: Option<String>,
+    /// The monthly gift it came from, if it did.
+    plan_id: Option<i64>,
 }
 
 /// How the list is ordered: `?sortBy=name|amount|date&sortOrder=asc|desc`.
@@ -129,12 +131,12 @@ fn donation_columns() -> String {
          (SELECT COALESCE(SUM(r.amount_cents), 0) FROM donation_refunds r \
           WHERE r.donation_id = d.id AND r.status IN ('requested', 'pending', 'requires_action', 'succeeded')), \
          (SELECT s.status FROM donation_disputes s WHERE s.donation_id = d.id \
-          ORDER BY s.opened_at DESC LIMIT 1)"
+          ORDER BY s.opened_at DESC LIMIT 1), d.plan_id"
     )
 }
 
 /// How many columns [`donation_columns`] has.
-const DONATION_COLUMN_COUNT: usize = 21;
+const DONATION_COLUMN_COUNT: usize = 22;
 
 fn donation_from_row(r: &rusqlite::Row) -> rusqlite::Result<Donation> {
     let amount: i64 = r.get(1)?;
@@ -170,6 +172,7 @@ fn donation_from_row(r: &rusqlite::Row) -> rusqlite::Result<Donation> {
         refunded_at: r.get(18)?,
         refundable: dollars(refundable),
         dispute_status,
+        plan_id: r.get(21)?,
     })
 }
 

@@ -1,0 +1,177 @@
+//! `/donate/monthly/cancel/{token}`: the page a monthly gift's cancel link opens, from every
+//! receipt and notice, working without signing in and without JavaScript. GET shows one
+//! button (mail scanners fetch links and must not cancel anything); its POST cancels at once,
+//! says so, mails the donor a confirmation and writes an audit row (actor: donor). The link
+//! works until the plan ends; after that it says the gift has ended.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use warp::Filter;
+use warp::filters::BoxedFilter;
+use warp::http::StatusCode;
+use warp::reply::Response;
+
+use crate::domain::audit::{self, Action};
+use crate::domain::mail::plan_notices::{self, Notice};
+use crate::domain::mail::receipt::usd;
+use crate::domain::mail::tokens::Tokens;
+use crate::domain::plans::{self, CanceledBy, Plan, Status, day};
+use crate::http::error::ApiError;
+use crate::http::filters::client_ip;
+use crate::state::{AppState, Desk};
+
+/// A cancel token is an id and 32 hex digits; anything much longer is not one.
+const MAX_TOKEN: usize = 100;
+
+#[derive(Clone)]
+struct Links {
+    desk: Desk,
+    dist: Arc<PathBuf>,
+}
+
+pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let trust_proxy = state.config.trust_proxy.clone();
+    let links = Links {
+        desk: state.desk(),
+        dist: Arc::new(state.config.dist_dir.clone()),
+    };
+    let show = warp::path!("donate" / "monthly" / "cancel" / String)
+        .and(warp::get())
+        .then({
+            let links = links.clone();
+            move |token| show(links.clone(), token)
+        });
+    let cancel = warp::path!("donate" / "monthly" / "cancel" / String)
+        .and(warp::post())
+        .and(client_ip(trust_proxy))
+        .then(move |token, ip| cancel(links.clone(), token, ip));
+    show.or(cancel).unify().boxed()
+}
+
+/// The plan `token` cancels, if it is a good link.
+fn plan_of(conn: &rusqlite::Connection, tokens: &Tokens, token: &str) -> rusqlite::Result<Option<Plan>> {
+    if token.len() > MAX_TOKEN {
+        return Ok(None);
+    }
+    let Some(id) = Tokens::id_of(token) else {
+        return Ok(None);
+    };
+    Ok(plans::get(conn, id)?.filter(|plan| {
+        plan.status != Status::Pending && tokens.check_plan_cancel(token, plan.id, &plan.email)
+    }))
+}
+
+/// GET: the plan, and the one button.
+async fn show(links: Links, token: String) -> Response {
+    let mail = links.desk.mail.clone();
+    let t = token.clone();
+    let found = links
+        .desk
+        .db
+        .read(move |c| {
+            let Some(plan) = plan_of(c, &mail.tokens, &t)? else {
+                return Ok(None);
+            };
+            let next = plans::next_date(c, plan.id)?;
+            Ok(Some((plan, next)))
+        })
+        .await;
+    let m = &links.desk.mail.texts.monthly;
+    match found {
+        Ok(Some((plan, _))) if plan.status.ended() => ended(&links).await,
+        Ok(Some((plan, next))) => {
+            let amount = usd(plan.amount_cents);
+            let next_day = next.map(|at| day(at, &links.desk.mail.tz)).unwrap_or_default();
+            let values = [("amount", amount.as_str()), ("nextDate", next_day.as_str())];
+            let fill = |t: &str| links.desk.mail.fill(t, &values);
+            let mut paragraphs = vec![fill(&m.cancel_intro)];
+            if next.is_some() {
+                paragraphs.push(fill(&m.cancel_next));
+            }
+            let paragraphs: Vec<&str> = paragraphs.iter().map(String::as_str).collect();
+            page(
+                &links,
+                StatusCode::OK,
+                &m.cancel_title,
+                &paragraphs,
+                Some((&format!("/donate/monthly/cancel/{token}"), &m.cancel_button)),
+            )
+            .await
+        }
+        Ok(None) => invalid(&links).await,
+        Err(e) => failed(&links, e).await,
+    }
+}
+
+/// What the POST did.
+enum Done {
+    Canceled,
+    AlreadyEnded,
+    Invalid,
+}
+
+/// POST: cancels at once.
+async fn cancel(links: Links, token: String, ip: IpAddr) -> Response {
+    let (mail, now) = (links.desk.mail.clone(), links.desk.clock.now());
+    let done = links
+        .desk
+        .db
+        .write(move |tx| {
+            let Some(plan) = plan_of(tx, &mail.tokens, &token)? else {
+                return Ok(Done::Invalid);
+            };
+            let why = "Canceled by the donor from their link";
+            if !plans::cancel(tx, plan.id, CanceledBy::Donor, why, now)? {
+                return Ok(Done::AlreadyEnded);
+            }
+            plan_notices::send(&mail, tx, plan.id, Notice::Canceled, now)?;
+            audit::record_donor(tx, Action::CancelPlan, &format!("plan:{}", plan.id), ip, "by donor")?;
+            Ok(Done::Canceled)
+        })
+        .await;
+    let m = &links.desk.mail.texts.monthly;
+    match done {
+        Ok(Done::Canceled) => {
+            links.desk.mail.wake();
+            tracing::info!("a monthly gift was canceled by its donor");
+            page(&links, StatusCode::OK, &m.canceled_title, &[&m.canceled_text], None).await
+        }
+        Ok(Done::AlreadyEnded) => ended(&links).await,
+        Ok(Done::Invalid) => invalid(&links).await,
+        Err(e) => failed(&links, e).await,
+    }
+}
+
+async fn ended(links: &Links) -> Response {
+    let m = &links.desk.mail.texts.monthly;
+    page(links, StatusCode::GONE, &m.ended_title, &[&m.ended_text], None).await
+}
+
+async fn invalid(links: &Links) -> Response {
+    let p = &links.desk.mail.texts.pages;
+    page(links, StatusCode::NOT_FOUND, &p.invalid_title, &[&p.invalid_text], None).await
+}
+
+async fn failed(links: &Links, e: ApiError) -> Response {
+    tracing::error!(error = %e, "a monthly gift's cancel link could not be looked up");
+    page(
+        links,
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "Something went wrong",
+        &["Please try again in a minute."],
+        None,
+    )
+    .await
+}
+
+async fn page(
+    links: &Links,
+    status: StatusCode,
+    title: &str,
+    paragraphs: &[&str],
+    button: Option<(&str, &str)>,
+) -> Response {
+    super::notice::page(&links.desk.mail, &links.dist, status, title, paragraphs, button).await
+}
