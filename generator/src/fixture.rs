@@ -76,6 +76,7 @@ pub fn project() -> (tempfile::TempDir, BuildOptions) {
           "src/islands/ContactForm.tsx": {"file": "assets/ContactForm-7.js", "imports": ["_react.js"]},
           "src/islands/VolunteerForm.tsx": {"file": "assets/VolunteerForm-8.js", "imports": ["_react.js"]},
           "src/islands/DonateFlow.tsx": {"file": "assets/DonateFlow-11.js", "imports": ["_react.js"]},
+          "src/islands/UpdateCard.tsx": {"file": "assets/UpdateCard-12.js", "imports": ["_react.js"]},
           "src/toaster.tsx": {"file": "assets/toaster-6.js", "imports": ["_react.js"]}
         }"#,
     )

@@ -18,6 +18,8 @@ const PUBLIC_ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/donations/summary"),
     ("POST", "/api/donations/pass"),
     ("POST", "/api/create-payment-intent"),
+    ("POST", "/api/monthly/card"),
+    ("POST", "/api/monthly/card/saved"),
     ("POST", "/api/stripe/webhook"),
     ("POST", "/api/admin/login"),
 ];

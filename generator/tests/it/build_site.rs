@@ -11,9 +11,9 @@ use crate::common::{EchoRenderer, json_ld, project, read};
 fn builds_the_home_page_with_metadata_islands_and_assets() {
     let (_tmp, opts) = project();
     let report = generator::build(&opts, &EchoRenderer).unwrap();
-    // Home's form and carousel, /join's form, /contact's and /take-action's forms, and
-    // /donate's flow.
-    assert_eq!(report.islands, 6);
+    // Home's form and carousel, /join's form, /contact's and /take-action's forms,
+    // /donate's flow, and /donate/card's new card for a monthly gift.
+    assert_eq!(report.islands, 7);
 
     let html = read(&opts, "index.html");
     assert!(html.contains("<title>Fixture Party | Home</title>"));
@@ -110,9 +110,9 @@ fn builds_the_home_page_with_metadata_islands_and_assets() {
 fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
     let (_tmp, opts) = project();
     let report = generator::build(&opts, &EchoRenderer).unwrap();
-    // Eleven routed pages, the 404, the admin shell and the notice shell, then a thank-you
-    // page and a problem shell per form.
-    assert_eq!(report.pages, 19);
+    // Eleven routed pages, the 404, the monthly donor's card page, the admin shell and the
+    // notice shell, then a thank-you page and a problem shell per form.
+    assert_eq!(report.pages, 20);
     let expected = [
         ("leadership/index.html", vec!["AboutPage"]),
         ("issues/index.html", vec!["WebPage"]),
@@ -151,6 +151,13 @@ fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
         "form results are not for search engines"
     );
     assert!(!sitemap.contains("admin"), "nor is the staff area");
+    assert!(
+        !sitemap.contains("/donate/card"),
+        "nor a monthly donor's page behind a link"
+    );
+    let card = read(&opts, "donate/card/index.html");
+    assert!(card.contains(r#"<meta name="robots" content="noindex">"#));
+    assert!(card.contains("Give with another card"));
 
     // Where the forms land without JavaScript: the spec's texts in the site's layout.
     let thanks = read(&opts, "forms/contact/thank-you/index.html");

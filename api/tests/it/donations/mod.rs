@@ -10,11 +10,16 @@
 //! to Stripe), and money going back: `refunds` (staff's refunds and what they refuse),
 //! `stripe_money` (refunds and disputes that start at Stripe, replayed and out of order),
 //! `net_totals` (the limit and the year after refunds, across a year boundary) and
-//! `schedules` (the treasurer's Schedule A and B, in CSV and `.fec`).
+//! `schedules` (the treasurer's Schedule A and B, in CSV and `.fec`); and monthly gifts:
+//! `monthly` (sign-up, the charges the server makes, never twice), `monthly_rules` (declines,
+//! a new card, the limit, itemisation) and `monthly_cancel` (the donor's link, staff).
 
 mod abuse;
 mod csp;
 mod events;
+mod monthly;
+mod monthly_cancel;
+mod monthly_rules;
 mod net_totals;
 mod privacy;
 mod receipts;
