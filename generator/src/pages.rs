@@ -101,6 +101,7 @@ pub fn all(inputs: &PageInputs) -> Result<Vec<Page>> {
         contact(inputs),
         take_action(inputs),
         donate(inputs),
+        donate_card(inputs),
         join(inputs),
         why_third_party(inputs),
         movement(inputs),
@@ -234,6 +235,39 @@ fn donate(inputs: &PageInputs) -> Page {
             ),
         ],
     )
+}
+
+/// `/donate/card`: where a monthly donor whose card was declined saves another, from the
+/// link mailed to them. Personal to whoever holds the link: not for search results or the
+/// sitemap.
+fn donate_card(inputs: &PageInputs) -> Page {
+    let c = inputs.content;
+    let site = &c.site;
+    let meta = Meta {
+        title: format!("{} | {}", c.donate.card.title, site.abbreviation),
+        description: format!("Give another card for your monthly gift to the {}.", site.name),
+        keywords: String::new(),
+    };
+    let mut meta = inputs.meta("/donate/card", &meta);
+    meta.noindex = true;
+    Page {
+        route: None,
+        output: crate::output::html_path_for("/donate/card"),
+        template: "pages/donate-card.html",
+        meta,
+        data: vec![
+            ("donate", json!(c.donate)),
+            (
+                "card_props",
+                json!({
+                    "idPrefix": "card",
+                    "copy": c.donate.card,
+                    "texts": donations::TEXTS,
+                    "timeZone": site.time_zone,
+                }),
+            ),
+        ],
+    }
 }
 
 fn take_action(inputs: &PageInputs) -> Page {

@@ -30,7 +30,7 @@ export class Db {
   reset(): void {
     this.exec(
       'DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' +
-        'DELETE FROM donations; DELETE FROM blog_revisions; DELETE FROM blog_posts; DELETE FROM sms_consents;',
+        'DELETE FROM donations; DELETE FROM donation_plans; DELETE FROM blog_revisions; DELETE FROM blog_posts; DELETE FROM sms_consents;',
     );
   }
 }
@@ -162,6 +162,19 @@ export function seedEverything(db: Db) {
       status: 'failed',
       created_at: minutesAgo(60 * 5),
     }),
+    // Beatriz gives monthly: her gift is the plan's first.
+    plan: db.insert('donation_plans', {
+      donor_email: 'bea@example.org',
+      amount_cents: 125050,
+      status: 'active',
+      anchor_at: minutesAgo(60 * 24 * 3),
+      next_charge: 1,
+      next_attempt_at: new Date(Date.now() + 27 * 86_400_000).toISOString(),
+      stripe_customer: 'cus_seed',
+      payment_method: 'pm_seed',
+      created_at: minutesAgo(60 * 24 * 3),
+      updated_at: minutesAgo(60 * 24 * 3),
+    }),
     draft: db.insert('blog_posts', {
       title: 'Draft on ballot access',
       slug: 'draft-on-ballot-access',
@@ -180,6 +193,7 @@ export function seedEverything(db: Db) {
       updated_at: minutesAgo(60),
     }),
   };
+  db.exec(`UPDATE donations SET plan_id = ${ids.plan}, plan_charge = 0 WHERE id = ${ids.donationBig}`);
   return ids;
 }
 

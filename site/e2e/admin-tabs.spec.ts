@@ -1,4 +1,4 @@
-// The dashboard's five tabs in each of their states: loading, empty, failed and full.
+// The dashboard's six tabs in each of their states: loading, empty, failed and full.
 import { expectAccessible, failedLoad } from './fixtures';
 import { expect, holdRequests, panel, seedEverything, signIn, tab, test } from './admin-fixtures';
 
@@ -6,13 +6,14 @@ const TABS = [
   { name: 'Contacts', loading: 'Loading contact submissions...', empty: 'No contact submissions yet' },
   { name: 'Volunteers', loading: 'Loading volunteer signups...', empty: 'No volunteer signups yet' },
   { name: 'Donations', loading: 'Loading donations...', empty: 'No donations yet' },
+  { name: 'Recurring', loading: 'Loading monthly gifts...', empty: 'No monthly gifts yet' },
   { name: 'Newsletter', loading: 'Loading newsletter signups...', empty: 'No newsletter signups yet' },
   { name: 'Blogs', loading: 'Loading blogs...', empty: 'No blog posts yet' },
 ];
 
-test('five tabs, Contacts first; each shows its loading text until the server answers', async ({ page }) => {
+test('six tabs, Contacts first; each shows its loading text until the server answers', async ({ page }) => {
   await signIn(page);
-  const release = await holdRequests(page, /\/api\/admin\/(contacts|volunteers|donations|newsletters|blogs)(\?|$)/);
+  const release = await holdRequests(page, /\/api\/admin\/(contacts|volunteers|donations|plans|newsletters|blogs)(\?|$)/);
   await page.reload();
   await expect(page.getByRole('tab')).toHaveText(TABS.map((t) => t.name));
   await expect(tab(page, 'Contacts')).toHaveAttribute('aria-selected', 'true');
@@ -37,7 +38,7 @@ test('empty lists: the empty texts, counts of 0 and Export disabled', async ({ p
 test('a list the server cannot load: "Error loading ..." with the cause', async ({ page, db, allowConsole }) => {
   allowConsole(failedLoad(500));
   await signIn(page);
-  const tables = ['contact_messages', 'volunteer_signups', 'donations', 'newsletter_signups', 'blog_posts'];
+  const tables = ['contact_messages', 'volunteer_signups', 'donations', 'donation_plans', 'newsletter_signups', 'blog_posts'];
   // Real failures: the tables are briefly not where the server looks.
   db.exec(tables.map((t) => `ALTER TABLE ${t} RENAME TO ${t}_away;`).join(' '));
   try {
@@ -46,6 +47,7 @@ test('a list the server cannot load: "Error loading ..." with the cause', async 
       'Error loading contact submissions: Failed to fetch contacts',
       'Error loading volunteer signups: Failed to fetch volunteers',
       'Error loading donations: Failed to fetch donations',
+      'Error loading monthly gifts: Failed to fetch monthly gifts',
       'Error loading newsletter signups: Failed to fetch newsletters',
       'Error loading blogs: Failed to fetch blogs',
     ];
@@ -64,7 +66,7 @@ test('a list the server cannot load: "Error loading ..." with the cause', async 
 test('full lists: every card as the spec lists it, with counts and relative dates', async ({ page, db }) => {
   seedEverything(db);
   await signIn(page);
-  await expect(page.getByRole('tab')).toHaveText(['Contacts2', 'Volunteers2', 'Donations3', 'Newsletter2', 'Blogs2']);
+  await expect(page.getByRole('tab')).toHaveText(['Contacts2', 'Volunteers2', 'Donations3', 'Recurring1', 'Newsletter2', 'Blogs2']);
 
   // Contacts, newest first: subject, name, email, when, message.
   const contacts = panel(page).getByRole('listitem');
@@ -103,12 +105,23 @@ test('full lists: every card as the spec lists it, with counts and relative date
   await expect(big).toContainText('Employer: County Hospital');
   await expect(big).toContainText('Purpose: General Party Use');
   await expect(big.getByText('completed', { exact: true })).toHaveAttribute('data-variant', 'default');
+  await expect(big.getByText('Monthly', { exact: true })).toBeVisible();
+  await expect(small.getByText('Monthly', { exact: true })).toHaveCount(0);
   await expect(small.getByRole('heading', { level: 3 })).toHaveText('$25.00 from aaron Diaz');
   await expect(small.getByText('pending', { exact: true })).toHaveAttribute('data-variant', 'secondary');
   await expect(small).not.toContainText('Occupation');
   await expect(failed.getByText('failed', { exact: true })).toHaveAttribute('data-variant', 'destructive');
   await expect(failed).not.toContainText('Citizenship: Confirmed');
   await expect(panel(page).getByRole('button', { name: /Delete/ })).toHaveCount(0);
+
+  await tab(page, 'Recurring').click();
+  const plans = panel(page).getByRole('listitem');
+  await expect(plans).toHaveCount(1);
+  await expect(plans.first().getByRole('heading', { level: 3 })).toHaveText('$1,250.50 a month from Beatriz Cole');
+  await expect(plans.first()).toContainText('Active');
+  await expect(plans.first()).toContainText('Total given: $1,250.50 in 1 gift');
+  await expect(plans.first()).toContainText('Next charge:');
+  await expect(plans.first().getByRole('button', { name: 'Cancel the monthly gift of $1,250.50 from Beatriz Cole' })).toBeVisible();
 
   await tab(page, 'Newsletter').click();
   const signups = panel(page).getByRole('listitem');
@@ -185,18 +198,18 @@ test('on a phone each blog post is a card (title, status, date, Edit / Publish /
   await expect(panel(page).getByRole('row')).toHaveCount(3);
 });
 
-test('no violations on every tab at 1440 and 390 px', async ({ page, db }) => {
-  seedEverything(db);
-  await signIn(page);
-  for (const width of [1440, 390]) {
+for (const width of [1440, 390]) {
+  test(`no violations on every tab at ${width} px`, async ({ page, db }) => {
+    seedEverything(db);
     await page.setViewportSize({ width, height: 900 });
+    await signIn(page);
     for (const t of TABS) {
       await tab(page, t.name).click();
       await expect(panel(page).getByRole('button', { name: 'Export to CSV' })).toBeEnabled();
       await expectAccessible(page);
     }
-  }
-});
+  });
+}
 
 test('the tabs work from the keyboard alone', async ({ page, db }) => {
   seedEverything(db);

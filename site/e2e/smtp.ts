@@ -19,6 +19,9 @@ export interface SmtpSink {
   url: string;
   /** Waits (up to 15 s) for a message to `to` whose subject is `subject`. */
   waitFor: (to: string, subject: string) => Promise<Mail>;
+  /** Waits (up to 15 s) until `count` messages to `to` have a subject starting with
+   *  `prefix`, and returns them, oldest first. */
+  waitForCount: (to: string, prefix: string, count: number) => Promise<Mail[]>;
   stop: () => void;
 }
 
@@ -55,6 +58,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const read = (): Mail[] =>
     readdirSync(dir)
       .filter((f) => f.endsWith('.eml'))
+      .sort((a, b) => parseInt(a, 10) - parseInt(b, 10))
       .map((f) => parse(readFileSync(join(dir, f), 'utf8')));
   return {
     url,
@@ -65,6 +69,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         await new Promise((r) => setTimeout(r, 100));
       }
       throw new Error(`no "${subject}" mail to ${to} arrived`);
+    },
+    waitForCount: async (to, prefix, count) => {
+      let found: Mail[] = [];
+      for (let i = 0; i < 150; i++) {
+        found = read().filter((m) => m.headers.to?.includes(to) && m.headers.subject?.startsWith(prefix));
+        if (found.length >= count) return found;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`${found.length} of ${count} "${prefix}…" mails to ${to} arrived`);
     },
     stop: () => {
       child.kill('SIGKILL');

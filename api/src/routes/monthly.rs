@@ -23,6 +23,7 @@ use warp::{Filter, Rejection, Reply};
 use crate::domain::donations::masked;
 use crate::domain::mail::tokens::{Confirm, Tokens};
 use crate::domain::plans::charge::{self, Charger, Outcome};
+use crate::domain::clock::sql_time;
 use crate::domain::plans::{self, Plan, Status};
 use crate::http::error::ApiError;
 use crate::http::filters::{client_ip, json_body, same_origin};
@@ -116,19 +117,38 @@ fn token_of(object: &serde_json::Map<String, Value>) -> Result<String, ApiError>
         .ok_or_else(|| ApiError::BadRequest("The link's token is missing.".into()))
 }
 
+/// The gift of plan `plan`'s due charge, if it was tried and not paid (a decline): what a
+/// new card pays first.
+async fn owed(cards: &Cards, plan: &Plan) -> Result<Option<i64>, ApiError> {
+    let (id, n) = (plan.id, plan.next_charge);
+    cards
+        .ledger
+        .db
+        .read(move |c| {
+            use rusqlite::OptionalExtension as _;
+            c.query_row(
+                "SELECT id FROM donations WHERE plan_id = ?1 AND plan_charge = ?2 AND status IN ('failed', 'pending')",
+                rusqlite::params![id, n],
+                |r| r.get(0),
+            )
+            .optional()
+        })
+        .await
+}
+
 /// The plan as the page shows it: its amount, whether a charge waits for a card (and when
 /// it was due), and the next date.
 async fn describe(cards: &Cards, plan: &Plan) -> Result<Value, ApiError> {
     let id = plan.id;
     let next = cards.ledger.db.read(move |c| plans::next_date(c, id)).await?;
     let tz = cards.ledger.site.tz();
-    let waiting = matches!(plan.status, Status::Retrying | Status::Inactive);
+    let waiting = owed(cards, plan).await?.is_some();
     Ok(json!({
         "amount": crate::routes::admin::dollars(plan.amount_cents),
         "status": plan.status.as_str(),
         "waiting": waiting,
-        "dueAt": waiting.then(|| crate::domain::clock::sql_time(plans::due_at(plan.anchor, plan.next_charge, &tz))),
-        "nextAt": next.map(crate::domain::clock::sql_time),
+        "dueAt": waiting.then(|| sql_time(plans::due_at(plan.anchor, plan.next_charge, &tz))),
+        "nextAt": next.map(sql_time),
     }))
 }
 
@@ -201,22 +221,33 @@ async fn saved(cards: Cards, body: Value) -> Result<Response, Rejection> {
         return Err(ApiError::Conflict("The card has not been saved yet.".into()).into());
     };
     let (id, customer, now) = (plan.id, plan.customer.clone(), cards.ledger.clock.now());
-    let was_waiting = matches!(plan.status, Status::Retrying | Status::Inactive);
+    // What was owed before this card (Stripe's event may have given the plan the card
+    // already, but it never charges).
+    let owed = owed(&cards, &plan).await?;
     cards
         .ledger
         .db
         .write(move |tx| charge::new_card(tx, id, customer.as_deref(), &payment_method, now))
         .await?;
     tracing::info!(plan = id, "a monthly donor saved another card");
-    let outcome = if was_waiting {
-        match cards.charger.run_one(id).await {
-            Outcome::Paid { .. } => "charged",
-            Outcome::Declined { .. } => "declined",
-            Outcome::Paused => "paused",
-            Outcome::NotDue | Outcome::Later { .. } => "saved",
+    let outcome = match cards.charger.run_one(id).await {
+        Outcome::Paid { .. } => "charged",
+        Outcome::Declined { .. } => "declined",
+        Outcome::Paused => "paused",
+        Outcome::NotDue | Outcome::Later { .. } => {
+            // The server's own pass may have got there first.
+            let paid = match owed {
+                Some(gift) => cards
+                    .ledger
+                    .db
+                    .read(move |c| {
+                        c.query_row("SELECT status = 'completed' FROM donations WHERE id = ?1", [gift], |r| r.get(0))
+                    })
+                    .await?,
+                None => false,
+            };
+            if paid { "charged" } else { "saved" }
         }
-    } else {
-        "saved"
     };
     let plan = cards
         .ledger

@@ -244,6 +244,38 @@ pub struct DonatePage {
     pub safety: Section,
     /// The disclaimer a political committee's website carries.
     pub paid_for: String,
+    /// The page where a monthly donor gives another card after a decline.
+    pub card: CardPage,
+}
+
+/// The words of `/donate/card`, where a monthly donor whose card was declined saves another
+/// (plain text; `$A` is the monthly amount, `{date}` a date the page fills in).
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CardPage {
+    pub title: String,
+    pub intro: String,
+    pub loading: String,
+    /// The plan's state: a charge waiting for a card (`$A`, `{date}`: when it was due).
+    pub waiting: String,
+    /// The plan is active and its card works; a new one is used from the next gift (`{date}`).
+    pub active: String,
+    pub card_heading: String,
+    pub save_label: String,
+    pub saving: String,
+    /// After the new card paid the gift that was due (`$A`; `{date}`: the next gift).
+    pub charged: String,
+    /// After the new card was saved but nothing was due (`{date}`: the next gift).
+    pub saved: String,
+    /// The new card was saved, but declined for the gift that was due.
+    pub declined: String,
+    /// The gift that was due would pass the year's limit: paused until January.
+    pub paused: String,
+    pub expired: String,
+    pub invalid: String,
+    pub ended: String,
+    pub failed: String,
+    pub noscript: String,
 }
 
 /// The donation form's words (plain text).
@@ -291,6 +323,8 @@ impl DonatePage {
             ("form.limitNote", &form.limit_note, "$L"),
             ("form.confirmLabel", &form.confirm_label, "$A"),
             ("form.thankYou", &form.thank_you, "$A"),
+            ("card.waiting", &self.card.waiting, "$A"),
+            ("card.charged", &self.card.charged, "$A"),
         ] {
             if !text.contains(placeholder) {
                 return Err(format!("{field} must contain {placeholder}"));

@@ -18,6 +18,8 @@ interface Props {
   amountCents: number;
   /** The set-up's ticket (it becomes the donor's pass once paid) and the donor's e-mail. */
   ticket: string | null;
+  /** For a monthly gift: "$25.00 every month, next on …, until you cancel". */
+  monthlyLine: string | null;
   email: string;
   /** The gift as the donor entered it, label and value, to check before paying. */
   summary: [string, string][];
@@ -55,7 +57,7 @@ export function PaymentStep(props: Props) {
   );
 }
 
-function PaymentForm({ idPrefix, amountCents, ticket, email, copy, texts }: Props) {
+function PaymentForm({ idPrefix, amountCents, ticket, monthlyLine, email, copy, texts }: Props) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
@@ -102,7 +104,17 @@ function PaymentForm({ idPrefix, amountCents, ticket, email, copy, texts }: Prop
           </div>
         )}
       </div>
-      <button type="submit" className="btn btn-donate w-full text-base" disabled={!stripe || !elements || !ready || pending}>
+      {monthlyLine && (
+        <p id={`${idPrefix}-pay-monthly`} className="font-semibold text-navy">
+          {monthlyLine}
+        </p>
+      )}
+      <button
+        type="submit"
+        className="btn btn-donate w-full text-base"
+        disabled={!stripe || !elements || !ready || pending}
+        aria-describedby={monthlyLine ? `${idPrefix}-pay-monthly` : undefined}
+      >
         {pending ? texts.confirmPending : copy.confirmLabel.replace('$A', formatAmount(amountCents))}
       </button>
     </form>

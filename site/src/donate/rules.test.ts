@@ -8,7 +8,10 @@ import {
   formatDollars,
   isOverLimit,
   limitFor,
+  monthlyLine,
+  monthsLeft,
   needsEmployment,
+  nextMonthly,
   paymentRequest,
   toCents,
   yearIn,
@@ -46,6 +49,7 @@ const rules: DonateRules = {
       'For donations over $200, FEC regulations require occupation, employer, and contribution purpose.',
     ),
     additionalInfoAggregate: 'This gift brings your total for {year} above $T.',
+    additionalInfoMonthly: 'Given every month, this gift brings your total for {year} above $T.',
     missingInfo: notice('Missing Information', 'Please fill in all required donor information fields.'),
     confirmation: notice('Confirmation Required', 'Please confirm the contribution statements above.'),
     setupFailed: notice('Payment Setup Failed', 'Failed to set up payment. Please try again.'),
@@ -59,6 +63,10 @@ const rules: DonateRules = {
     proceed: 'Proceed to Payment',
     proceedPending: 'Setting up payment...',
     confirmPending: 'Processing',
+    frequencyLegend: 'How often',
+    once: 'One time',
+    monthly: 'Give monthly',
+    monthlyLine: '$A every month, next on {date}, until you cancel',
   },
 };
 
@@ -188,5 +196,41 @@ describe('the request', () => {
         attestationsConfirmed: true,
       },
     });
+  });
+});
+
+describe('a monthly gift', () => {
+  it('is only ever the donor’s choice: without it the request has no frequency', () => {
+    expect(paymentRequest(draft(), 2500)).not.toHaveProperty('frequency');
+    expect(paymentRequest(draft({ monthly: false }), 2500)).not.toHaveProperty('frequency');
+    expect(paymentRequest(draft({ monthly: true }), 2500)).toMatchObject({ amount: 25, frequency: 'monthly' });
+  });
+
+  it('counts the gifts left in the party’s year, this one included', () => {
+    expect(monthsLeft('America/New_York', new Date('2026-11-27T12:00:00Z'))).toBe(2);
+    expect(monthsLeft('America/New_York', new Date('2026-01-01T12:00:00Z'))).toBe(12);
+    // Still December 31st in New York at 02:00 UTC on New Year's Day.
+    expect(monthsLeft('America/New_York', new Date('2027-01-01T02:00:00Z'))).toBe(1);
+  });
+
+  it('is next charged a month on, on the last day of a shorter month', () => {
+    expect(nextMonthly('America/New_York', new Date('2026-11-27T12:00:00Z'))).toBe('December 27, 2026');
+    expect(nextMonthly('America/New_York', new Date('2026-01-31T12:00:00Z'))).toBe('February 28, 2026');
+    expect(nextMonthly('America/New_York', new Date('2026-12-15T12:00:00Z'))).toBe('January 15, 2027');
+    expect(monthlyLine(rules.texts, 2500, 'December 27, 2026')).toBe('$25.00 every month, next on December 27, 2026, until you cancel');
+  });
+
+  it('asks the extra questions when the gifts it makes this year pass $200, and says so', () => {
+    // $25 a month from March: ten gifts, $250.
+    expect(needsEmployment(rules, 2500, null, 10)).toBe(true);
+    expect(needsEmployment(rules, 2500, null, 2)).toBe(false);
+    expect(firstProblem(rules, 2026, draft({ monthly: true }), null, 10)).toEqual({
+      title: 'Additional Information Required',
+      description:
+        'For donations over $200, FEC regulations require occupation, employer, and contribution purpose. Given every month, this gift brings your total for 2026 above $200.',
+      field: 'donorOccupation',
+    });
+    // The same $25 once needs nothing more.
+    expect(firstProblem(rules, 2026, draft({ monthly: false }), null, 10)).toBeNull();
   });
 });

@@ -21,6 +21,7 @@ export interface DonateTexts {
   citizenship: Notice;
   additionalInfo: Notice;
   additionalInfoAggregate: string;
+  additionalInfoMonthly: string;
   missingInfo: Notice;
   confirmation: Notice;
   setupFailed: Notice;
@@ -34,6 +35,10 @@ export interface DonateTexts {
   proceed: string;
   proceedPending: string;
   confirmPending: string;
+  frequencyLegend: string;
+  once: string;
+  monthly: string;
+  monthlyLine: string;
 }
 
 /** generator/src/donations.rs `Props`. */
@@ -126,6 +131,36 @@ export interface Draft {
   values: Record<string, string>;
   citizenship: boolean;
   attestations: boolean;
+  /** The donor chose to give the amount every month (never without that choice). */
+  monthly?: boolean;
+}
+
+/** The calendar month (1–12) and its day in the party's time zone. */
+function localDate(timeZone: string, now: Date): { year: number; month: number; day: number } {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(now);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return { year: part('year'), month: part('month'), day: part('day') };
+}
+
+/** How many gifts a monthly gift started now makes this calendar year, this one included
+ *  (the server counts the same way). */
+export function monthsLeft(timeZone: string, now: Date = new Date()): number {
+  return 13 - localDate(timeZone, now).month;
+}
+
+/** "December 27, 2026": a month from today in the party's time zone, when a monthly gift
+ *  started now is charged next (the 31st falls on a shorter month's last day). */
+export function nextMonthly(timeZone: string, now: Date = new Date()): string {
+  const { year, month, day } = localDate(timeZone, now);
+  const [y, m] = month === 12 ? [year + 1, 1] : [year, month + 1];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  const next = Date.UTC(y, m - 1, Math.min(day, last));
+  return new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(next);
+}
+
+/** "$25.00 every month, next on December 27, 2026, until you cancel". */
+export function monthlyLine(texts: DonateTexts, amountCents: number, nextDate: string): string {
+  return texts.monthlyLine.replace('$A', formatAmount(amountCents)).replace('{date}', nextDate);
 }
 
 /** A problem to show: the spec's title and sentence, and the field to mark and focus. */
@@ -156,9 +191,10 @@ function earlierCents(allowance: Allowance | null): number {
 }
 
 /** Whether occupation, employer and purpose are needed: the year's total with this gift
- *  passes the threshold. */
-export function needsEmployment(rules: DonateRules, amountCents: number | null, allowance: Allowance | null): boolean {
-  return earlierCents(allowance) + (amountCents ?? 0) > rules.itemizationThreshold * 100;
+ *  passes the threshold; for a monthly gift, with every gift it makes this year
+ *  (`monthsLeft` of them). */
+export function needsEmployment(rules: DonateRules, amountCents: number | null, allowance: Allowance | null, monthsLeft = 1): boolean {
+  return earlierCents(allowance) + (amountCents ?? 0) * Math.max(1, monthsLeft) > rules.itemizationThreshold * 100;
 }
 
 /** The "Donation Limit Exceeded" sentence for what is left. */
@@ -168,8 +204,9 @@ export function limitMessage(texts: DonateTexts, remainingCents: number): string
 
 export const EMPLOYMENT_FIELDS = ['donorOccupation', 'donorEmployer', 'contributionPurpose'] as const;
 
-/** The first problem with `draft`, in the order the spec lists them (§5), or null. */
-export function firstProblem(rules: DonateRules, year: number, draft: Draft, allowance: Allowance | null): Problem | null {
+/** The first problem with `draft`, in the order the spec lists them (§5), or null.
+ *  `months` is how many gifts a monthly gift makes this year (see `monthsLeft`). */
+export function firstProblem(rules: DonateRules, year: number, draft: Draft, allowance: Allowance | null, months = 1): Problem | null {
   const { texts } = rules;
   if (draft.amountCents === null) return { ...texts.invalidAmount, field: 'amount' };
   const ceiling = ceilingCents(rules, year, allowance);
@@ -179,15 +216,20 @@ export function firstProblem(rules: DonateRules, year: number, draft: Draft, all
   const missing = rules.fields.find((f) => f.required && !draft.values[f.name]?.trim());
   if (missing) return { ...texts.missingInfo, field: missing.name };
   if (!draft.citizenship) return { ...texts.citizenship, field: 'citizenshipConfirmed' };
-  if (needsEmployment(rules, draft.amountCents, allowance)) {
+  const gifts = draft.monthly ? months : 1;
+  if (needsEmployment(rules, draft.amountCents, allowance, gifts)) {
     const gap = EMPLOYMENT_FIELDS.find((name) => !draft.values[name]?.trim());
     if (gap) {
       const earlier = earlierCents(allowance);
       const threshold = rules.itemizationThreshold * 100;
+      const fill = (text: string) => ` ${text.replace('{year}', String(year)).replace('$T', `$${formatDollars(threshold)}`)}`;
+      // As the server says it: the months to come, or earlier gifts, take it past $200.
       const aggregate =
-        earlier > 0 && draft.amountCents <= threshold
-          ? ` ${texts.additionalInfoAggregate.replace('{year}', String(year)).replace('$T', `$${formatDollars(threshold)}`)}`
-          : '';
+        gifts > 1 && !needsEmployment(rules, draft.amountCents, allowance)
+          ? fill(texts.additionalInfoMonthly)
+          : earlier > 0 && draft.amountCents <= threshold
+            ? fill(texts.additionalInfoAggregate)
+            : '';
       return { title: texts.additionalInfo.title, description: texts.additionalInfo.description + aggregate, field: gap };
     }
   }
@@ -201,6 +243,8 @@ export function paymentRequest(draft: Draft, amountCents: number): Record<string
   const optional = (name: string) => v[name]?.trim() || undefined;
   return {
     amount: amountCents / 100,
+    // Only the donor's own choice makes a gift monthly.
+    ...(draft.monthly ? { frequency: 'monthly' } : {}),
     donorInfo: {
       donorName: `${v.donorFirstName?.trim() ?? ''} ${v.donorLastName?.trim() ?? ''}`.trim(),
       donorFirstName: v.donorFirstName?.trim(),

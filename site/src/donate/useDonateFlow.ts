@@ -15,7 +15,10 @@ import {
   formatAmount,
   isOverLimit,
   limitFor,
+  monthlyLine,
+  monthsLeft,
   needsEmployment,
+  nextMonthly,
   paymentRequest,
   toCents,
   yearIn,
@@ -28,7 +31,9 @@ export const loadPaymentStep = () => import('./PaymentStep');
 
 type Config = { status: 'loading' } | { status: 'ready'; publishableKey: string | null } | { status: 'error' };
 type Stage =
-  { name: 'details' } | { name: 'payment'; clientSecret: string; ticket: string | null; amountCents: number } | { name: 'done'; amountCents: number | null };
+  | { name: 'details' }
+  | { name: 'payment'; clientSecret: string; ticket: string | null; amountCents: number; monthlyLine: string | null }
+  | { name: 'done'; amountCents: number | null };
 
 const DONOR_FIELDS = ['donorFirstName', 'donorLastName', 'donorEmail', 'donorAddress', 'donorCity', 'donorState', 'donorZipCode'];
 
@@ -46,6 +51,8 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
   const [values, setValues] = useState<Record<string, string>>({});
   const [citizenship, setCitizenship] = useState(false);
   const [attestations, setAttestations] = useState(false);
+  // One time unless the donor chooses otherwise: never a preselected monthly gift.
+  const [monthly, setMonthly] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [missing, setMissing] = useState<string[]>([]);
   const [pending, setPending] = useState(false);
@@ -74,7 +81,10 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
   }, [rules.timeZone, texts]);
 
   const amountCents = preset !== null ? preset * 100 : custom ? toCents(custom) : null;
-  const draft: Draft = { amountCents, values, citizenship, attestations };
+  const draft: Draft = { amountCents, values, citizenship, attestations, monthly };
+  // Read on the client only (the choice is off in the server's HTML): the party's date now.
+  const months = monthly ? monthsLeft(rules.timeZone) : 1;
+  const line = monthly && amountCents !== null ? monthlyLine(texts, amountCents, nextMonthly(rules.timeZone)) : null;
 
   // A problem goes away once the donor changes what it was about.
   const clearProblem = (field: string) => problem?.field === field && setProblem(null);
@@ -97,7 +107,7 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (pending) return;
-    const found = firstProblem(rules, year, draft, allowance);
+    const found = firstProblem(rules, year, draft, allowance, months);
     setMissing(found?.field && found.title === texts.missingInfo.title ? DONOR_FIELDS.filter((f) => !values[f]?.trim()) : []);
     if (found) return show(found);
     setProblem(null);
@@ -116,7 +126,7 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
         return;
       }
       await step;
-      setStage({ name: 'payment', clientSecret: reply.clientSecret, ticket: reply.ticket ?? null, amountCents: amountCents! });
+      setStage({ name: 'payment', clientSecret: reply.clientSecret, ticket: reply.ticket ?? null, amountCents: amountCents!, monthlyLine: line });
     } catch (error) {
       const description = failureText(error, texts.setupFailed.description);
       if (error instanceof ApiError && error.field) show({ title: texts.setupFailed.title, description, field: error.field });
@@ -133,6 +143,7 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
     setValues({});
     setCitizenship(false);
     setAttestations(false);
+    setMonthly(false);
     window.history.replaceState(null, '', window.location.pathname);
   }
 
@@ -146,6 +157,8 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
     values,
     citizenship,
     attestations,
+    monthly,
+    monthlyLine: line,
     problem,
     pending,
     allowanceState,
@@ -153,7 +166,7 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
     limit: limitFor(rules.annualLimits, year),
     ceiling: ceilingCents(rules, year, allowance),
     overLimit: isOverLimit(rules, year, amountCents, allowance),
-    employmentRequired: needsEmployment(rules, amountCents, allowance),
+    employmentRequired: needsEmployment(rules, amountCents, allowance, months),
     unavailable: config.status === 'ready' && config.publishableKey === null,
     /** Whether field `name` is marked as at fault, and what is wrong with it. */
     invalid: (name: string) => problem?.field === name || missing.includes(name),
@@ -173,6 +186,7 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
       setCitizenship(on);
       clearProblem('citizenshipConfirmed');
     },
+    chooseMonthly: (on: boolean) => setMonthly(on),
     confirmAttestations: (on: boolean) => {
       setAttestations(on);
       clearProblem('attestationsConfirmed');
@@ -185,11 +199,11 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
 
 /** What the payment step lists back to the donor: amount, name, e-mail, address, and the
  *  employment details and purpose when given. */
-export function paymentSummary(rules: DonateRules, values: Record<string, string>, amountCents: number): [string, string][] {
+export function paymentSummary(rules: DonateRules, values: Record<string, string>, amountCents: number, monthly = false): [string, string][] {
   const purpose = rules.purposes.find((p) => p.value === values.contributionPurpose)?.label;
   const state = rules.states.find((s) => s.value === values.donorState)?.label ?? values.donorState;
   const summary: [string, string][] = [
-    ['Amount', formatAmount(amountCents)],
+    ['Amount', monthly ? `${formatAmount(amountCents)} every month` : formatAmount(amountCents)],
     ['Name', `${values.donorFirstName?.trim()} ${values.donorLastName?.trim()}`],
     ['Email', values.donorEmail?.trim() ?? ''],
     ['Address', `${values.donorAddress?.trim()}, ${values.donorCity?.trim()}, ${state} ${values.donorZipCode?.trim()}`],

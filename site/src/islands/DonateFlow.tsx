@@ -42,8 +42,9 @@ export default function DonateFlow({ idPrefix, rules, copy }: Props) {
           clientSecret={stage.clientSecret}
           amountCents={stage.amountCents}
           ticket={stage.ticket}
+          monthlyLine={stage.monthlyLine}
           email={values.donorEmail?.trim() ?? ''}
-          summary={paymentSummary(rules, values, stage.amountCents)}
+          summary={paymentSummary(rules, values, stage.amountCents, stage.monthlyLine !== null)}
           copy={copy}
           texts={texts}
           onChange={flow.backToDetails}
@@ -127,6 +128,29 @@ export default function DonateFlow({ idPrefix, rules, copy }: Props) {
         </div>
       </fieldset>
 
+      <fieldset aria-describedby={flow.monthlyLine ? id('monthly-line') : undefined}>
+        <legend className="field-label text-base">{texts.frequencyLegend}</legend>
+        <div className="mt-3 flex flex-wrap gap-x-8 gap-y-3">
+          {[
+            { value: false, label: texts.once, key: 'once' },
+            { value: true, label: texts.monthly, key: 'monthly' },
+          ].map((choice) => (
+            <label key={choice.key} htmlFor={id(`frequency-${choice.key}`)} className="flex min-h-11 cursor-pointer items-center gap-3 text-base text-ink">
+              <input
+                type="radio"
+                id={id(`frequency-${choice.key}`)}
+                name="frequency"
+                value={choice.key}
+                checked={flow.monthly === choice.value}
+                onChange={() => flow.chooseMonthly(choice.value)}
+                className="size-5 accent-navy"
+              />
+              {choice.label}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+
       <fieldset className="space-y-5">
         <legend className="field-label text-base">{copy.donorLegend}</legend>
         <div className="grid gap-5 sm:grid-cols-2">
@@ -195,9 +219,16 @@ export default function DonateFlow({ idPrefix, rules, copy }: Props) {
           {texts.unavailable}
         </p>
       )}
-      <button type="submit" className="btn btn-donate w-full text-base sm:w-auto" disabled={!flow.hydrated || flow.pending || flow.unavailable}>
-        {flow.pending ? texts.proceedPending : texts.proceed}
-      </button>
+      <div>
+        {flow.monthlyLine && (
+          <p id={id('monthly-line')} className="mb-3 font-semibold text-navy">
+            {flow.monthlyLine}
+          </p>
+        )}
+        <button type="submit" className="btn btn-donate w-full text-base sm:w-auto" disabled={!flow.hydrated || flow.pending || flow.unavailable}>
+          {flow.pending ? texts.proceedPending : texts.proceed}
+        </button>
+      </div>
     </form>
   );
 }

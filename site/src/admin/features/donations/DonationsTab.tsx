@@ -103,6 +103,11 @@ function DonationCard({ donation: d }: { donation: Donation }) {
       }
       actions={
         <div className="flex flex-wrap items-center gap-3">
+          {d.planId != null && (
+            <span className="rounded-full bg-gold/30 px-3 py-1 text-xs font-semibold text-ink" title="This gift came from a monthly gift">
+              Monthly
+            </span>
+          )}
           <StatusBadge status={state.badge} variant={state.variant} />
           {refundable && <RefundDialog donation={d} />}
         </div>

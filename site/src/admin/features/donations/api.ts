@@ -30,6 +30,8 @@ export interface Donation {
   refundable?: string;
   /** Stripe's status of the gift's latest dispute, if it was ever disputed. */
   disputeStatus?: string | null;
+  /** The monthly gift it came from, if it did. */
+  planId?: number | null;
 }
 
 /** A donor over a year's limit (GET /api/admin/donations/attention). */

@@ -1,6 +1,9 @@
 // Pure helpers for what the Donations tab shows: purposes, amounts, status badges (with
 // refunds and disputes), days left to refund an excess, and the list's sort state.
 import { formatDay } from '../../components/dates';
+import { formatAmount } from '../../components/money';
+
+export { formatAmount };
 
 /** `general_party_use` -> `General Party Use`: underscores become spaces, words capitalised. */
 export function formatPurpose(snake: string): string {
@@ -9,14 +12,6 @@ export function formatPurpose(snake: string): string {
     .filter((word) => word !== '')
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1).toLowerCase())
     .join(' ');
-}
-
-const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
-
-/** The API's `"1250.5"` or `"25.00"` as `$1,250.50`; anything unreadable is shown as sent. */
-export function formatAmount(amount: string): string {
-  const value = Number(amount);
-  return amount.trim() !== '' && Number.isFinite(value) ? dollars.format(value) : amount;
 }
 
 export type BadgeVariant = 'default' | 'secondary' | 'destructive';
