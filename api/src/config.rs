@@ -59,6 +59,9 @@ pub struct Config {
     /// scheduled posts). A release build (what `just serve` and production run) has no such
     /// route, whatever the environment says.
     pub test_clock: bool,
+    /// `TEST_CLOCK_OFFSET_SECS`, with the test clock on: the clock starts this far ahead, so
+    /// a test can restart a server "a month later" and see what it does on start.
+    pub test_clock_offset_secs: u64,
 }
 
 impl Config {
@@ -131,6 +134,11 @@ impl Config {
                 })
                 .transpose()?,
             test_clock: test_clock(),
+            test_clock_offset_secs: if test_clock() {
+                positive_or_zero("TEST_CLOCK_OFFSET_SECS")?
+            } else {
+                0
+            },
         })
     }
 
@@ -157,11 +165,21 @@ impl Config {
             mail: crate::domain::mail::MailConfig::default(),
             fec_committee_id: None,
             test_clock: false,
+            test_clock_offset_secs: 0,
         }
     }
 
     /// The admin password of [`Config::for_tests`].
     pub const TEST_PASSWORD: &str = "correct horse battery staple";
+}
+
+/// A whole number from the environment, 0 when unset.
+fn positive_or_zero(name: &str) -> Result<u64> {
+    var(name)
+        .map(|v| v.parse::<u64>())
+        .transpose()
+        .with_context(|| format!("{name} must be a whole number"))
+        .map(Option::unwrap_or_default)
 }
 
 /// `ENABLE_TEST_CLOCK`: on only in a debug build (see [`Config::test_clock`]).

@@ -152,6 +152,10 @@ impl AppState {
             None => Rebuilder::disabled(),
         };
         let clock: Arc<Clock> = Arc::default();
+        if config.test_clock_offset_secs > 0 {
+            clock.advance(std::time::Duration::from_secs(config.test_clock_offset_secs));
+            tracing::warn!(now = %clock.now(), "the test clock starts ahead");
+        }
         let scheduler = Scheduler::new(db.clone(), clock.clone(), rebuilder.clone());
         let mail = Mail::new(
             &config.mail,

@@ -178,6 +178,15 @@ impl FakeStripe {
         self.lock().intents.get(id).cloned()
     }
 
+    /// How many intents are paid: what Stripe took in all.
+    pub fn paid_intents(&self) -> usize {
+        self.lock()
+            .intents
+            .values()
+            .filter(|i| i["status"] == "succeeded")
+            .count()
+    }
+
     /// The events sent so far.
     pub fn events(&self) -> Vec<SentEvent> {
         self.lock().events.clone()
@@ -197,6 +206,18 @@ impl FakeStripe {
         outcome: Outcome,
         decline_code: Option<&str>,
     ) -> Option<Value> {
+        let (intent, event) = self.settle_quietly(id, outcome, decline_code)?;
+        self.deliver(event).await;
+        Some(intent)
+    }
+
+    /// [`FakeStripe::settle_with`] without sending the event: the intent and its event.
+    pub(crate) fn settle_quietly(
+        &self,
+        id: &str,
+        outcome: Outcome,
+        decline_code: Option<&str>,
+    ) -> Option<(Value, Value)> {
         let (intent, event) = {
             let mut state = self.lock();
             let now = state.now();
@@ -215,8 +236,7 @@ impl FakeStripe {
             }
             (intent.clone(), event_at(outcome.event_type(), &intent, now))
         };
-        self.deliver(event).await;
-        Some(intent)
+        Some((intent, event))
     }
 
     pub(crate) fn lock(&self) -> std::sync::MutexGuard<'_, State> {

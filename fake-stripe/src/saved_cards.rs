@@ -127,9 +127,10 @@ impl FakeStripe {
             None => Outcome::Succeed,
             Some(_) => Outcome::Decline,
         };
-        let intent = self
-            .settle_with(id, outcome, planned)
-            .await
+        // Stripe tells the webhook of the charge as it answers: a held answer holds the
+        // event too (a server that dies waiting hears of neither).
+        let (intent, event) = self
+            .settle_quietly(id, outcome, planned)
             .unwrap_or_default();
         let (status, body) = match planned {
             None => (StatusCode::OK, intent),
@@ -142,6 +143,7 @@ impl FakeStripe {
         self.lock()
             .remember(idempotency_key, params, status, &body);
         self.hold_if_asked().await;
+        self.deliver(event).await;
         reply(status, &body)
     }
 

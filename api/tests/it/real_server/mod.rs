@@ -6,11 +6,13 @@
 //! This file holds the harness (the process, a raw HTTP/1.1 client, the sites it serves);
 //! the tests are by topic: `crash` (SIGKILL and restart), `operations` (logs, backups, start-up
 //! checks), `static_files` (files from memory, redirects, a new post's images), `hostile`
-//! (login floods, large answers, silent connections) and `mail` (a kill mid-send).
+//! (login floods, large answers, silent connections), `mail` (a kill mid-send) and `monthly`
+//! (a kill between a monthly charge and its record).
 
 mod crash;
 mod hostile;
 mod mail;
+mod monthly;
 mod operations;
 mod static_files;
 
