@@ -153,7 +153,9 @@ impl AppState {
         };
         let clock: Arc<Clock> = Arc::default();
         if config.test_clock_offset_secs > 0 {
-            clock.advance(std::time::Duration::from_secs(config.test_clock_offset_secs));
+            clock.advance(std::time::Duration::from_secs(
+                config.test_clock_offset_secs,
+            ));
             tracing::warn!(now = %clock.now(), "the test clock starts ahead");
         }
         let scheduler = Scheduler::new(db.clone(), clock.clone(), rebuilder.clone());

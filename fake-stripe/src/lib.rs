@@ -57,8 +57,8 @@ mod saved_cards;
 pub use events::{event_at, event_for, now, sign};
 pub use intents::Outcome;
 pub use money::Refusal;
-pub use saved_cards::CardBehaviour;
 use routes::reply;
+pub use saved_cards::CardBehaviour;
 
 /// The card number Stripe's docs use for "generic decline".
 pub const DECLINED_CARD: &str = "4000000000000002";

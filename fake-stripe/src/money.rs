@@ -25,7 +25,10 @@ impl State {
     ) -> Option<Response> {
         let (first, status, body) = self.idempotent.get(key?)?;
         Some(if first == params {
-            reply(StatusCode::from_u16(*status).unwrap_or(StatusCode::OK), body)
+            reply(
+                StatusCode::from_u16(*status).unwrap_or(StatusCode::OK),
+                body,
+            )
         } else {
             stripe_error(
                 StatusCode::BAD_REQUEST,

@@ -101,7 +101,10 @@ impl FakeStripe {
         let planned = {
             let mut state = self.lock();
             let intent = state.intents.get(id).cloned().unwrap_or_default();
-            let pm = intent["payment_method"].as_str().unwrap_or_default().to_owned();
+            let pm = intent["payment_method"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
             let customer = intent["customer"].as_str().unwrap_or_default();
             if customer.is_empty()
                 || state.saved_cards.get(&pm).map(String::as_str) != Some(customer)
@@ -140,8 +143,7 @@ impl FakeStripe {
                 (StatusCode::PAYMENT_REQUIRED, json!({ "error": error }))
             }
         };
-        self.lock()
-            .remember(idempotency_key, params, status, &body);
+        self.lock().remember(idempotency_key, params, status, &body);
         self.hold_if_asked().await;
         self.deliver(event).await;
         reply(status, &body)
@@ -237,7 +239,10 @@ impl FakeStripe {
             .unwrap_or_default();
         let params = HashMap::from([
             ("client_secret".to_owned(), secret),
-            ("payment_method_data[card][number]".to_owned(), number.to_owned()),
+            (
+                "payment_method_data[card][number]".to_owned(),
+                number.to_owned(),
+            ),
         ]);
         self.confirm_setup(id, &params).await.1
     }

@@ -245,7 +245,10 @@ fn donate_card(inputs: &PageInputs) -> Page {
     let site = &c.site;
     let meta = Meta {
         title: format!("{} | {}", c.donate.card.title, site.abbreviation),
-        description: format!("Give another card for your monthly gift to the {}.", site.name),
+        description: format!(
+            "Give another card for your monthly gift to the {}.",
+            site.name
+        ),
         keywords: String::new(),
     };
     let mut meta = inputs.meta("/donate/card", &meta);

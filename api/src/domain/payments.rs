@@ -186,8 +186,7 @@ impl Payments {
 
     /// Creates the PaymentIntent for a reserved gift.
     pub async fn create_intent(&self, new: NewIntent) -> Result<Intent, stripe::StripeError> {
-        let mut metadata =
-            HashMap::from([("donation_id".to_owned(), new.donation_id.to_string())]);
+        let mut metadata = HashMap::from([("donation_id".to_owned(), new.donation_id.to_string())]);
         let mut create = CreatePaymentIntent::new(new.amount_cents, Currency::USD)
             .automatic_payment_methods(CreatePaymentIntentAutomaticPaymentMethods::new(true))
             .description(new.description);

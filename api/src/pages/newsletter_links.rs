@@ -237,5 +237,13 @@ async fn page(
     paragraphs: &[&str],
     button: Option<(&str, &str)>,
 ) -> Response {
-    super::notice::page(&links.desk.mail, &links.dist, status, title, paragraphs, button).await
+    super::notice::page(
+        &links.desk.mail,
+        &links.dist,
+        status,
+        title,
+        paragraphs,
+        button,
+    )
+    .await
 }

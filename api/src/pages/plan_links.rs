@@ -51,7 +51,11 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 }
 
 /// The plan `token` cancels, if it is a good link.
-fn plan_of(conn: &rusqlite::Connection, tokens: &Tokens, token: &str) -> rusqlite::Result<Option<Plan>> {
+fn plan_of(
+    conn: &rusqlite::Connection,
+    tokens: &Tokens,
+    token: &str,
+) -> rusqlite::Result<Option<Plan>> {
     if token.len() > MAX_TOKEN {
         return Ok(None);
     }
@@ -83,7 +87,9 @@ async fn show(links: Links, token: String) -> Response {
         Ok(Some((plan, _))) if plan.status.ended() => ended(&links).await,
         Ok(Some((plan, next))) => {
             let amount = usd(plan.amount_cents);
-            let next_day = next.map(|at| day(at, &links.desk.mail.tz)).unwrap_or_default();
+            let next_day = next
+                .map(|at| day(at, &links.desk.mail.tz))
+                .unwrap_or_default();
             let values = [("amount", amount.as_str()), ("nextDate", next_day.as_str())];
             let fill = |t: &str| links.desk.mail.fill(t, &values);
             let mut paragraphs = vec![fill(&m.cancel_intro)];
@@ -127,7 +133,13 @@ async fn cancel(links: Links, token: String, ip: IpAddr) -> Response {
                 return Ok(Done::AlreadyEnded);
             }
             plan_notices::send(&mail, tx, plan.id, Notice::Canceled, now)?;
-            audit::record_donor(tx, Action::CancelPlan, &format!("plan:{}", plan.id), ip, "by donor")?;
+            audit::record_donor(
+                tx,
+                Action::CancelPlan,
+                &format!("plan:{}", plan.id),
+                ip,
+                "by donor",
+            )?;
             Ok(Done::Canceled)
         })
         .await;
@@ -136,7 +148,14 @@ async fn cancel(links: Links, token: String, ip: IpAddr) -> Response {
         Ok(Done::Canceled) => {
             links.desk.mail.wake();
             tracing::info!("a monthly gift was canceled by its donor");
-            page(&links, StatusCode::OK, &m.canceled_title, &[&m.canceled_text], None).await
+            page(
+                &links,
+                StatusCode::OK,
+                &m.canceled_title,
+                &[&m.canceled_text],
+                None,
+            )
+            .await
         }
         Ok(Done::AlreadyEnded) => ended(&links).await,
         Ok(Done::Invalid) => invalid(&links).await,
@@ -146,12 +165,26 @@ async fn cancel(links: Links, token: String, ip: IpAddr) -> Response {
 
 async fn ended(links: &Links) -> Response {
     let m = &links.desk.mail.texts.monthly;
-    page(links, StatusCode::GONE, &m.ended_title, &[&m.ended_text], None).await
+    page(
+        links,
+        StatusCode::GONE,
+        &m.ended_title,
+        &[&m.ended_text],
+        None,
+    )
+    .await
 }
 
 async fn invalid(links: &Links) -> Response {
     let p = &links.desk.mail.texts.pages;
-    page(links, StatusCode::NOT_FOUND, &p.invalid_title, &[&p.invalid_text], None).await
+    page(
+        links,
+        StatusCode::NOT_FOUND,
+        &p.invalid_title,
+        &[&p.invalid_text],
+        None,
+    )
+    .await
 }
 
 async fn failed(links: &Links, e: ApiError) -> Response {
@@ -173,5 +206,13 @@ async fn page(
     paragraphs: &[&str],
     button: Option<(&str, &str)>,
 ) -> Response {
-    super::notice::page(&links.desk.mail, &links.dist, status, title, paragraphs, button).await
+    super::notice::page(
+        &links.desk.mail,
+        &links.dist,
+        status,
+        title,
+        paragraphs,
+        button,
+    )
+    .await
 }

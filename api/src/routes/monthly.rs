@@ -20,10 +20,10 @@ use warp::filters::BoxedFilter;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
+use crate::domain::clock::sql_time;
 use crate::domain::donations::masked;
 use crate::domain::mail::tokens::{Confirm, Tokens};
 use crate::domain::plans::charge::{self, Charger, Outcome};
-use crate::domain::clock::sql_time;
 use crate::domain::plans::{self, Plan, Status};
 use crate::http::error::ApiError;
 use crate::http::filters::{client_ip, json_body, same_origin};
@@ -69,7 +69,10 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 }
 
 /// The body's fields, none other.
-fn fields<'a>(body: &'a Value, allowed: &[&str]) -> Result<&'a serde_json::Map<String, Value>, ApiError> {
+fn fields<'a>(
+    body: &'a Value,
+    allowed: &[&str],
+) -> Result<&'a serde_json::Map<String, Value>, ApiError> {
     let object = body
         .as_object()
         .ok_or_else(|| ApiError::BadRequest("The request body must be a JSON object.".into()))?;
@@ -93,12 +96,12 @@ async fn plan_of(cards: &Cards, token: &str) -> Result<Plan, ApiError> {
         .await?
         .filter(|p| p.status != Status::Pending)
         .ok_or_else(invalid)?;
-    match cards
-        .ledger
-        .mail
-        .tokens
-        .check_plan_card(token, plan.id, &plan.email, cards.ledger.clock.now())
-    {
+    match cards.ledger.mail.tokens.check_plan_card(
+        token,
+        plan.id,
+        &plan.email,
+        cards.ledger.clock.now(),
+    ) {
         Confirm::Valid => {}
         Confirm::Expired => return Err(ApiError::Gone("This link has expired.".into())),
         Confirm::Invalid => return Err(invalid()),
@@ -140,7 +143,11 @@ async fn owed(cards: &Cards, plan: &Plan) -> Result<Option<i64>, ApiError> {
 /// it was due), and the next date.
 async fn describe(cards: &Cards, plan: &Plan) -> Result<Value, ApiError> {
     let id = plan.id;
-    let next = cards.ledger.db.read(move |c| plans::next_date(c, id)).await?;
+    let next = cards
+        .ledger
+        .db
+        .read(move |c| plans::next_date(c, id))
+        .await?;
     let tz = cards.ledger.site.tz();
     let waiting = owed(cards, plan).await?.is_some();
     Ok(json!({
@@ -186,10 +193,15 @@ async fn setup(cards: Cards, ip: IpAddr, body: Value) -> Result<Response, Reject
             ApiError::BadGateway(generator::donations::TEXTS.setup_failed.description.into())
         })?;
     let Some(client_secret) = setup.client_secret else {
-        return Err(ApiError::BadGateway(generator::donations::TEXTS.no_client_secret.into()).into());
+        return Err(
+            ApiError::BadGateway(generator::donations::TEXTS.no_client_secret.into()).into(),
+        );
     };
     let described = describe(&cards, &plan).await?;
-    Ok(warp::reply::json(&json!({ "plan": described, "clientSecret": client_secret })).into_response())
+    Ok(
+        warp::reply::json(&json!({ "plan": described, "clientSecret": client_secret }))
+            .into_response(),
+    )
 }
 
 /// POST /api/monthly/card/saved `{token, setupIntent}` → `{outcome, plan}`: `charged` (the
@@ -215,7 +227,9 @@ async fn saved(cards: Cards, body: Value) -> Result<Response, Rejection> {
         ApiError::NotFound("Stripe does not know this card setup.".into())
     })?;
     if setup.plan_id != Some(plan.id) || setup.customer != plan.customer {
-        return Err(ApiError::BadRequest("This card setup is not for this monthly gift.".into()).into());
+        return Err(
+            ApiError::BadRequest("This card setup is not for this monthly gift.".into()).into(),
+        );
     }
     let Some(payment_method) = setup.payment_method.filter(|_| setup.succeeded) else {
         return Err(ApiError::Conflict("The card has not been saved yet.".into()).into());
@@ -237,13 +251,19 @@ async fn saved(cards: Cards, body: Value) -> Result<Response, Rejection> {
         Outcome::NotDue | Outcome::Later { .. } => {
             // The server's own pass may have got there first.
             let paid = match owed {
-                Some(gift) => cards
-                    .ledger
-                    .db
-                    .read(move |c| {
-                        c.query_row("SELECT status = 'completed' FROM donations WHERE id = ?1", [gift], |r| r.get(0))
-                    })
-                    .await?,
+                Some(gift) => {
+                    cards
+                        .ledger
+                        .db
+                        .read(move |c| {
+                            c.query_row(
+                                "SELECT status = 'completed' FROM donations WHERE id = ?1",
+                                [gift],
+                                |r| r.get(0),
+                            )
+                        })
+                        .await?
+                }
                 None => false,
             };
             if paid { "charged" } else { "saved" }

@@ -347,7 +347,10 @@ pub fn monthly_info_message(rules: &DonationRules, year: i16) -> String {
             .replace("{year}", &year.to_string())
             .replace(
                 "$T",
-                &format!("${}", format_dollars(i64::from(rules.itemization_threshold) * 100))
+                &format!(
+                    "${}",
+                    format_dollars(i64::from(rules.itemization_threshold) * 100)
+                )
             )
     )
 }

@@ -106,7 +106,10 @@ pub enum Notice {
         retry: Timestamp,
     },
     /// Charge `charge`, due at `due`, will not be tried again.
-    Stopped { charge: i64, due: Timestamp },
+    Stopped {
+        charge: i64,
+        due: Timestamp,
+    },
     /// The next charge would pass `year`'s limit of `limit_cents`; it resumes at `resume`.
     Paused {
         year: i16,
@@ -115,7 +118,10 @@ pub enum Notice {
     },
     Canceled,
     /// Gifts of `year` passed `threshold_cents` without occupation and employer.
-    InfoRequest { year: i16, threshold_cents: i64 },
+    InfoRequest {
+        year: i16,
+        threshold_cents: i64,
+    },
 }
 
 /// Queues `notice` about plan `plan_id` to its donor (and, for a pause, to staff); once per

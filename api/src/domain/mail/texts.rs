@@ -233,7 +233,11 @@ impl Texts {
                 &m.staff_paused_subject,
                 &staff_paused,
             ),
-            ("monthly.staffPausedBody", &m.staff_paused_body, &staff_paused),
+            (
+                "monthly.staffPausedBody",
+                &m.staff_paused_body,
+                &staff_paused,
+            ),
             ("monthly.infoRequestSubject", &m.info_request_subject, &info),
             ("monthly.infoRequestBody", &m.info_request_body, &info),
             ("monthly.cancelTitle", &m.cancel_title, &note),

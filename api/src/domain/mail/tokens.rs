@@ -251,18 +251,33 @@ mod tests {
         assert!(!tokens.check_plan_cancel(&cancel, 4, "ada@example.org"));
         assert!(!tokens.check_plan_cancel(&cancel, 3, "eve@example.org"));
         assert!(
-            !tokens.check_plan_cancel(&tokens.unsubscribe(3, "ada@example.org"), 3, "ada@example.org"),
+            !tokens.check_plan_cancel(
+                &tokens.unsubscribe(3, "ada@example.org"),
+                3,
+                "ada@example.org"
+            ),
             "an unsubscribe link cancels nothing"
         );
         let card = tokens.plan_card(3, "ada@example.org", now + CONFIRM_LIFE);
-        assert_eq!(tokens.check_plan_card(&card, 3, "ada@example.org", now), Confirm::Valid);
+        assert_eq!(
+            tokens.check_plan_card(&card, 3, "ada@example.org", now),
+            Confirm::Valid
+        );
         assert_eq!(
             tokens.check_plan_card(&card, 3, "ada@example.org", now + CONFIRM_LIFE),
             Confirm::Expired
         );
-        assert_eq!(tokens.check_plan_card(&card, 3, "eve@example.org", now), Confirm::Invalid);
         assert_eq!(
-            tokens.check_plan_card(&tokens.confirm(3, "ada@example.org", now), 3, "ada@example.org", now),
+            tokens.check_plan_card(&card, 3, "eve@example.org", now),
+            Confirm::Invalid
+        );
+        assert_eq!(
+            tokens.check_plan_card(
+                &tokens.confirm(3, "ada@example.org", now),
+                3,
+                "ada@example.org",
+                now
+            ),
             Confirm::Invalid,
             "a newsletter link is no card link"
         );

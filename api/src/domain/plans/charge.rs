@@ -41,10 +41,17 @@ pub enum Outcome {
     NotDue,
     /// The charge would have passed the year's limit: not attempted, plan paused.
     Paused,
-    Paid { donation: i64 },
-    Declined { donation: i64, inactive: bool },
+    Paid {
+        donation: i64,
+    },
+    Declined {
+        donation: i64,
+        inactive: bool,
+    },
     /// Stripe could not be asked; the same charge is asked for again later.
-    Later { donation: i64 },
+    Later {
+        donation: i64,
+    },
 }
 
 /// The task that charges monthly gifts when they fall due.
@@ -123,7 +130,10 @@ impl Charger {
             Ok(Prepared::Charge(charge)) => charge,
             Ok(Prepared::NotDue) => return Outcome::NotDue,
             Ok(Prepared::Paused) => {
-                tracing::info!(plan = id, "monthly gift paused: the charge would pass the year's limit");
+                tracing::info!(
+                    plan = id,
+                    "monthly gift paused: the charge would pass the year's limit"
+                );
                 self.mail.wake();
                 return Outcome::Paused;
             }
@@ -139,14 +149,21 @@ impl Charger {
             Ok(Charged::Paid {
                 intent,
                 payment_method,
-            }) => {
-                self.db
-                    .write(move |tx| {
-                        paid(tx, &mail, &site, donation, &intent, payment_method.as_deref(), now)
-                    })
-                    .await
-                    .map(|()| Outcome::Paid { donation })
-            }
+            }) => self
+                .db
+                .write(move |tx| {
+                    paid(
+                        tx,
+                        &mail,
+                        &site,
+                        donation,
+                        &intent,
+                        payment_method.as_deref(),
+                        now,
+                    )
+                })
+                .await
+                .map(|()| Outcome::Paid { donation }),
             Ok(Charged::Declined {
                 intent,
                 code,
@@ -154,7 +171,15 @@ impl Charger {
             }) => self
                 .db
                 .write(move |tx| {
-                    declined(tx, &mail, &site, (id, donation), intent.as_deref(), (&code, &message), now)
+                    declined(
+                        tx,
+                        &mail,
+                        &site,
+                        (id, donation),
+                        intent.as_deref(),
+                        (&code, &message),
+                        now,
+                    )
                 })
                 .await
                 .map(|inactive| Outcome::Declined { donation, inactive }),
@@ -302,10 +327,19 @@ fn prepare(
     let earlier = donations::totals_except(tx, &plan.email, year, now, except)?.counted();
     let limit = rules.limit_cents(year);
     if limit.is_none_or(|limit| earlier + plan.amount_cents > limit) {
-        pause(tx, mail, &plan, existing.map(|(gift, _, _)| gift), year, limit, now)?;
+        pause(
+            tx,
+            mail,
+            &plan,
+            existing.map(|(gift, _, _)| gift),
+            year,
+            limit,
+            now,
+        )?;
         return Ok(Prepared::Paused);
     }
-    let (Some(customer), Some(payment_method)) = (plan.customer.clone(), plan.payment_method.clone())
+    let (Some(customer), Some(payment_method)) =
+        (plan.customer.clone(), plan.payment_method.clone())
     else {
         // Never happens to a plan that started (its first gift saved the card): stop it
         // rather than guess.

@@ -75,9 +75,11 @@ fn dollars(cents: i64) -> String {
 /// Every plan that started, newest first (a plan whose first gift was never paid is not a
 /// plan anyone gives through).
 pub fn all(conn: &Connection) -> rusqlite::Result<Vec<PlanRow>> {
-    conn.prepare(&query("WHERE p.status != 'pending' ORDER BY p.created_at DESC, p.id DESC"))?
-        .query_map([], row)?
-        .collect()
+    conn.prepare(&query(
+        "WHERE p.status != 'pending' ORDER BY p.created_at DESC, p.id DESC",
+    ))?
+    .query_map([], row)?
+    .collect()
 }
 
 /// Plan `id`, as the list shows it.

@@ -127,7 +127,9 @@ pub fn charges_this_year(now: Timestamp, tz: &TimeZone) -> i64 {
 
 /// A day as donors read it: "December 27, 2026".
 pub fn day(at: Timestamp, tz: &TimeZone) -> String {
-    at.to_zoned_datetime(tz.clone()).strftime("%B %-d, %Y").to_string()
+    at.to_zoned_datetime(tz.clone())
+        .strftime("%B %-d, %Y")
+        .to_string()
 }
 
 /// The start of the next calendar year in `tz`, when a plan paused at the limit resumes.

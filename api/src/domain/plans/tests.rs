@@ -26,7 +26,12 @@ fn charges_fall_due_monthly_in_the_party_zone_and_the_31st_comes_back() {
         .collect();
     assert_eq!(
         days,
-        ["2026-01-31 10:00", "2026-02-28 10:00", "2026-03-31 10:00", "2026-04-30 10:00"]
+        [
+            "2026-01-31 10:00",
+            "2026-02-28 10:00",
+            "2026-03-31 10:00",
+            "2026-04-30 10:00"
+        ]
     );
     // Across the change to summer time the local hour stays.
     let march = due_at(anchor, 2, &tz);
@@ -70,7 +75,12 @@ fn hard_declines_are_told_from_soft_ones() {
     for hard in ["stolen_card", "lost_card", "pickup_card", "account_closed"] {
         assert!(is_hard_decline(hard), "{hard}");
     }
-    for soft in ["insufficient_funds", "generic_decline", "card_declined", "expired_card"] {
+    for soft in [
+        "insufficient_funds",
+        "generic_decline",
+        "card_declined",
+        "expired_card",
+    ] {
         assert!(!is_hard_decline(soft), "{soft}");
     }
 }

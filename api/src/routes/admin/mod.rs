@@ -10,9 +10,9 @@ mod erasure;
 mod mail;
 mod plans;
 mod session;
-mod test_clock;
 mod sms_opt_outs;
 mod submissions;
+mod test_clock;
 
 use serde::Serialize;
 use warp::filters::BoxedFilter;

@@ -110,10 +110,14 @@ async fn cancel(ledger: Ledger, id: i64, admin: Admin, body: Value) -> Result<Re
         .db
         .write(move |tx| {
             let Some(plan) = plans::get(tx, id)? else {
-                return Ok(Err(ApiError::NotFound(format!("There is no monthly gift {id}."))));
+                return Ok(Err(ApiError::NotFound(format!(
+                    "There is no monthly gift {id}."
+                ))));
             };
             if plan.status == plans::Status::Pending {
-                return Ok(Err(ApiError::NotFound(format!("There is no monthly gift {id}."))));
+                return Ok(Err(ApiError::NotFound(format!(
+                    "There is no monthly gift {id}."
+                ))));
             }
             if !plans::cancel(tx, id, CanceledBy::Staff, &reason, now)? {
                 return Ok(Err(ApiError::Conflict(

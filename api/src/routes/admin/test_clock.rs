@@ -49,9 +49,7 @@ async fn advance(state: AppState, body: Value) -> Result<Response, Rejection> {
                 "advanceSeconds must be a whole number of seconds up to {MAX_ADVANCE_SECS}."
             ))
         })?;
-    state
-        .clock
-        .advance(std::time::Duration::from_secs(seconds));
+    state.clock.advance(std::time::Duration::from_secs(seconds));
     tracing::warn!(seconds, now = %state.clock.now(), "the test clock moved");
     state.scheduler.publish_due().await;
     state.charger.run_due().await;

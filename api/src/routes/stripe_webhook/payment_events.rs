@@ -29,10 +29,7 @@ pub(super) async fn apply(
             .metadata
             .get("donation_id")
             .and_then(|id| id.parse().ok()),
-        payment_method: intent
-            .payment_method
-            .as_ref()
-            .map(|p| p.id().to_string()),
+        payment_method: intent.payment_method.as_ref().map(|p| p.id().to_string()),
     };
     let applied = {
         let payment = payment.clone();
@@ -49,7 +46,14 @@ pub(super) async fn apply(
                     ..
                 } = applied
                 {
-                    donations::completed(&mail, c, id, payment.payment_method.as_deref(), now, &tz)?;
+                    donations::completed(
+                        &mail,
+                        c,
+                        id,
+                        payment.payment_method.as_deref(),
+                        now,
+                        &tz,
+                    )?;
                 }
                 Ok(applied)
             })

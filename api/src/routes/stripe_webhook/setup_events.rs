@@ -11,7 +11,11 @@ use crate::domain::plans::charge;
 use crate::http::error::ApiError;
 use crate::state::Ledger;
 
-pub(super) async fn saved(ledger: &Ledger, meta: &Meta, setup: &SetupIntent) -> Result<(), ApiError> {
+pub(super) async fn saved(
+    ledger: &Ledger,
+    meta: &Meta,
+    setup: &SetupIntent,
+) -> Result<(), ApiError> {
     let setup = setup_of(setup);
     let (Some(plan), Some(card)) = (setup.plan_id, setup.payment_method) else {
         tracing::debug!(event = %meta.id, "a saved card that is not a monthly gift's");

@@ -31,8 +31,13 @@ pub(super) async fn monthly_app(smtp: &Smtp) -> Donate {
 
 impl Donate {
     /// POST /api/create-payment-intent as the page sends a monthly gift.
-    pub(super) async fn give_monthly(&self, amount: Value, info: Value) -> warp::http::Response<bytes::Bytes> {
-        let body = json!({ "amount": amount, "donorInfo": info, "frequency": "monthly" }).to_string();
+    pub(super) async fn give_monthly(
+        &self,
+        amount: Value,
+        info: Value,
+    ) -> warp::http::Response<bytes::Bytes> {
+        let body =
+            json!({ "amount": amount, "donorInfo": info, "frequency": "monthly" }).to_string();
         self.app
             .post_from("/api/create-payment-intent", &body, [10, 0, 0, 1])
             .await
@@ -56,7 +61,11 @@ impl Donate {
         let plan = self
             .app
             .db
-            .read(move |c| c.query_row("SELECT plan_id FROM donations WHERE id = ?1", [gift], |r| r.get(0)))
+            .read(move |c| {
+                c.query_row("SELECT plan_id FROM donations WHERE id = ?1", [gift], |r| {
+                    r.get(0)
+                })
+            })
             .await
             .unwrap();
         (plan, gift)
@@ -114,13 +123,18 @@ impl Donate {
 /// Messages to `to` whose subject starts with `subject`.
 pub(super) fn to<'a>(mail: &'a [Received], to: &str, subject: &str) -> Vec<&'a Received> {
     mail.iter()
-        .filter(|m| m.to.iter().any(|t| t == to) && m.header("Subject").is_some_and(|s| s.starts_with(subject)))
+        .filter(|m| {
+            m.to.iter().any(|t| t == to)
+                && m.header("Subject").is_some_and(|s| s.starts_with(subject))
+        })
         .collect()
 }
 
 /// The link in `text` that starts with `prefix`.
 pub(super) fn link(text: &str, prefix: &str) -> String {
-    let start = text.find(prefix).unwrap_or_else(|| panic!("no {prefix} in:\n{text}"));
+    let start = text
+        .find(prefix)
+        .unwrap_or_else(|| panic!("no {prefix} in:\n{text}"));
     text[start..]
         .split(|c: char| c.is_whitespace())
         .next()
@@ -137,12 +151,27 @@ async fn a_gift_is_one_time_unless_the_donor_chose_monthly() {
         json!({ "amount": 25, "donorInfo": donor("once@example.org"), "frequency": "once" }),
         json!({ "amount": 25, "donorInfo": donor("once@example.org"), "frequency": null }),
     ] {
-        let res = d.app.post_from("/api/create-payment-intent", &body.to_string(), [10, 0, 0, 1]).await;
+        let res = d
+            .app
+            .post_from(
+                "/api/create-payment-intent",
+                &body.to_string(),
+                [10, 0, 0, 1],
+            )
+            .await;
         assert_eq!(res.status(), 200, "{:?}", res.body());
     }
-    assert_eq!(d.app.count("donation_plans").await, 0, "no plan without the choice");
+    assert_eq!(
+        d.app.count("donation_plans").await,
+        0,
+        "no plan without the choice"
+    );
     for create in d.creates() {
-        assert!(!create.params.contains_key("setup_future_usage"), "no card saved: {:?}", create.params);
+        assert!(
+            !create.params.contains_key("setup_future_usage"),
+            "no card saved: {:?}",
+            create.params
+        );
         assert!(!create.params.contains_key("customer"));
     }
     assert!(d.fake.requests().iter().all(|r| r.path != "/v1/customers"));
@@ -150,18 +179,32 @@ async fn a_gift_is_one_time_unless_the_donor_chose_monthly() {
     // Anything but the two choices is refused, naming the field; nothing reaches Stripe.
     let before = d.fake.requests().len();
     for frequency in [json!("weekly"), json!(true), json!("MONTHLY"), json!(12)] {
-        let body = json!({ "amount": 25, "donorInfo": donor("odd@example.org"), "frequency": frequency });
-        let res = d.app.post_from("/api/create-payment-intent", &body.to_string(), [10, 0, 0, 1]).await;
+        let body =
+            json!({ "amount": 25, "donorInfo": donor("odd@example.org"), "frequency": frequency });
+        let res = d
+            .app
+            .post_from(
+                "/api/create-payment-intent",
+                &body.to_string(),
+                [10, 0, 0, 1],
+            )
+            .await;
         assert_eq!(res.status(), 400, "{frequency}");
         assert_eq!(TestApp::json(&res)["field"], "frequency");
     }
     // Monthly under $1 is refused like any gift under $1.
     for amount in [json!(0.5), json!(0), json!(-5)] {
-        let res = d.give_monthly(amount.clone(), donor("small@example.org")).await;
+        let res = d
+            .give_monthly(amount.clone(), donor("small@example.org"))
+            .await;
         assert_eq!(res.status(), 400, "{amount}");
         assert_eq!(TestApp::json(&res)["field"], "amount");
     }
-    assert_eq!(d.fake.requests().len(), before, "no refused gift reached Stripe");
+    assert_eq!(
+        d.fake.requests().len(),
+        before,
+        "no refused gift reached Stripe"
+    );
     assert_eq!(d.app.count("donation_plans").await, 0);
 }
 
@@ -172,29 +215,51 @@ async fn the_first_gift_saves_the_card_and_each_month_is_its_own_gift_with_its_o
     let res = d.give_monthly(json!(25), donor("ada@example.org")).await;
     assert_eq!(res.status(), 200, "{:?}", res.body());
     // A customer for the plan, and the first intent saves the card to it for later charges.
-    let customers: Vec<_> = d.fake.requests().into_iter().filter(|r| r.path == "/v1/customers").collect();
+    let customers: Vec<_> = d
+        .fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path == "/v1/customers")
+        .collect();
     assert_eq!(customers.len(), 1);
     assert_eq!(customers[0].params["email"], "ada@example.org");
     let first = &d.creates()[0];
     assert_eq!(first.params["setup_future_usage"], "off_session");
     assert!(first.params["customer"].starts_with("cus_fake_"));
     assert!(first.params.contains_key("metadata[plan_id]"));
-    let intent = TestApp::json(&res)["clientSecret"].as_str().unwrap().split("_secret_").next().unwrap().to_owned();
+    let intent = TestApp::json(&res)["clientSecret"]
+        .as_str()
+        .unwrap()
+        .split("_secret_")
+        .next()
+        .unwrap()
+        .to_owned();
     let (gift, _, _) = d.row_of(&intent).await;
     let plan: i64 = d
         .app
         .db
-        .read(move |c| c.query_row("SELECT plan_id FROM donations WHERE id = ?1", [gift], |r| r.get(0)))
+        .read(move |c| {
+            c.query_row("SELECT plan_id FROM donations WHERE id = ?1", [gift], |r| {
+                r.get(0)
+            })
+        })
         .await
         .unwrap();
-    assert_eq!(d.plan(plan).await.0, "pending", "nothing starts before the first gift is paid");
+    assert_eq!(
+        d.plan(plan).await.0,
+        "pending",
+        "nothing starts before the first gift is paid"
+    );
     assert!(d.app.state.charger.run_due().await.is_empty());
 
     d.settle(&intent, Outcome::Succeed).await;
     let (status, next, _, card) = d.plan(plan).await;
     assert_eq!((status.as_str(), next), ("active", 1));
     let card = card.expect("the card that paid is kept");
-    assert_eq!(d.fake.saved_to(&card).as_deref(), Some(first.params["customer"].as_str()));
+    assert_eq!(
+        d.fake.saved_to(&card).as_deref(),
+        Some(first.params["customer"].as_str())
+    );
 
     // The first receipt says when the next gift comes and how to stop them.
     let mail = d.mail(&smtp).await;
@@ -204,7 +269,13 @@ async fn the_first_gift_saves_the_card_and_each_month_is_its_own_gift_with_its_o
     let next_at: String = d
         .app
         .db
-        .read(move |c| c.query_row("SELECT next_attempt_at FROM donation_plans WHERE id = ?1", [plan], |r| r.get(0)))
+        .read(move |c| {
+            c.query_row(
+                "SELECT next_attempt_at FROM donation_plans WHERE id = ?1",
+                [plan],
+                |r| r.get(0),
+            )
+        })
         .await
         .unwrap();
     let tz = jiff::tz::TimeZone::get("America/Chicago").unwrap();
@@ -219,16 +290,28 @@ async fn the_first_gift_saves_the_card_and_each_month_is_its_own_gift_with_its_o
     assert!(d.pass_after(DAY).await.is_empty());
     // A month on, the server charges the saved card itself.
     let done = d.pass_after(MONTH).await;
-    assert!(matches!(done.as_slice(), [(p, Charge::Paid { .. })] if *p == plan), "{done:?}");
+    assert!(
+        matches!(done.as_slice(), [(p, Charge::Paid { .. })] if *p == plan),
+        "{done:?}"
+    );
     let charges = d.off_session_charges();
     assert_eq!(charges.len(), 1);
     assert_eq!(charges[0].params["payment_method"], card);
     assert_eq!(charges[0].params["confirm"], "true");
     assert_eq!(charges[0].params["amount"], "2500");
-    assert!(charges[0].idempotency_key.as_deref().unwrap().starts_with(&format!("plan-{plan}-")));
+    assert!(
+        charges[0]
+            .idempotency_key
+            .as_deref()
+            .unwrap()
+            .starts_with(&format!("plan-{plan}-"))
+    );
     assert_eq!(
         d.gifts_of(plan).await,
-        [(0, "completed".to_owned(), 2500), (1, "completed".to_owned(), 2500)],
+        [
+            (0, "completed".to_owned(), 2500),
+            (1, "completed".to_owned(), 2500)
+        ],
         "each charge its own dated gift"
     );
     let (_, next, _, _) = d.plan(plan).await;
@@ -273,7 +356,11 @@ async fn two_passes_at_once_and_a_crash_mid_charge_charge_once() {
     d.advance(MONTH as i64);
     let charger = d.app.state.charger.clone();
     let (a, b) = tokio::join!(charger.run_due(), d.app.state.charger.run_due());
-    assert_eq!(a.len() + b.len(), 1, "one pass charged, the other found nothing due: {a:?} {b:?}");
+    assert_eq!(
+        a.len() + b.len(),
+        1,
+        "one pass charged, the other found nothing due: {a:?} {b:?}"
+    );
     assert_eq!(d.off_session_charges().len(), 1);
 
     // Next month Stripe charges, but the server dies before it hears (the pass is dropped
@@ -292,21 +379,42 @@ async fn two_passes_at_once_and_a_crash_mid_charge_charge_once() {
     pass.abort();
     let _ = pass.await;
     d.fake.hold_charges(false);
-    assert_eq!(d.gifts_of(plan).await[2].1, "pending", "its gift was stored before Stripe was asked");
+    assert_eq!(
+        d.gifts_of(plan).await[2].1,
+        "pending",
+        "its gift was stored before Stripe was asked"
+    );
 
     // The next pass asks again with the same key; Stripe answers with the charge it made.
     let done = d.app.state.charger.run_due().await;
-    assert!(matches!(done.as_slice(), [(_, Charge::Paid { .. })]), "{done:?}");
+    assert!(
+        matches!(done.as_slice(), [(_, Charge::Paid { .. })]),
+        "{done:?}"
+    );
     let charges = d.off_session_charges();
     assert_eq!(charges.len(), 3, "asked twice for this month...");
-    assert_eq!(charges[1].idempotency_key, charges[2].idempotency_key, "...with the same key");
-    assert_eq!(d.fake.paid_intents(), 3, "three payments in all: the first gift and two months");
     assert_eq!(
-        d.gifts_of(plan).await.iter().map(|g| g.1.as_str()).collect::<Vec<_>>(),
+        charges[1].idempotency_key, charges[2].idempotency_key,
+        "...with the same key"
+    );
+    assert_eq!(
+        d.fake.paid_intents(),
+        3,
+        "three payments in all: the first gift and two months"
+    );
+    assert_eq!(
+        d.gifts_of(plan)
+            .await
+            .iter()
+            .map(|g| g.1.as_str())
+            .collect::<Vec<_>>(),
         ["completed", "completed", "completed"]
     );
     let mail = d.mail(&smtp).await;
-    assert_eq!(to(&mail, "cy@example.org", "Your contribution receipt").len(), 3);
+    assert_eq!(
+        to(&mail, "cy@example.org", "Your contribution receipt").len(),
+        3
+    );
 }
 
 #[tokio::test]
@@ -314,12 +422,25 @@ async fn an_itemized_monthly_donor_is_charged_like_anyone() {
     let smtp = Smtp::start();
     let d = monthly_app(&smtp).await;
     let (plan, _) = d.sign_up(json!(150), itemized("dee@example.org")).await;
-    assert!(matches!(d.pass_after(MONTH).await.as_slice(), [(_, Charge::Paid { .. })]));
+    assert!(matches!(
+        d.pass_after(MONTH).await.as_slice(),
+        [(_, Charge::Paid { .. })]
+    ));
     let occupation: Option<String> = d
         .app
         .db
-        .read(move |c| c.query_row("SELECT donor_occupation FROM donations WHERE plan_id = ?1 AND plan_charge = 1", [plan], |r| r.get(0)))
+        .read(move |c| {
+            c.query_row(
+                "SELECT donor_occupation FROM donations WHERE plan_id = ?1 AND plan_charge = 1",
+                [plan],
+                |r| r.get(0),
+            )
+        })
         .await
         .unwrap();
-    assert_eq!(occupation.as_deref(), Some("Engineer"), "each gift carries the donor's details");
+    assert_eq!(
+        occupation.as_deref(),
+        Some("Engineer"),
+        "each gift carries the donor's details"
+    );
 }

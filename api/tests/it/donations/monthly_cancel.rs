@@ -14,7 +14,10 @@ use crate::mail::smtp::Smtp;
 async fn cancel_path(d: &Donate, smtp: &Smtp, email: &str) -> String {
     let mail = d.mail(smtp).await;
     let receipt = to(&mail, email, "Your contribution receipt");
-    let url = link(&receipt[0].text(), "https://example.org/donate/monthly/cancel/");
+    let url = link(
+        &receipt[0].text(),
+        "https://example.org/donate/monthly/cancel/",
+    );
     url.trim_start_matches("https://example.org").to_owned()
 }
 
@@ -41,7 +44,10 @@ async fn the_donor_cancels_from_the_link_in_the_receipt_without_signing_in() {
         assert_eq!(page.status(), 200);
         let html = text(&page);
         assert!(html.contains("Cancel your monthly gift"), "{html}");
-        assert!(html.contains("You give $30.00 to Fixture Party every month."), "{html}");
+        assert!(
+            html.contains("You give $30.00 to Fixture Party every month."),
+            "{html}"
+        );
         assert!(html.contains(&format!(r#"action="{path}""#)), "{html}");
         assert!(html.contains("Cancel my monthly gift"));
         assert_eq!(page.headers()["cache-control"], "no-store");
@@ -65,11 +71,22 @@ async fn the_donor_cancels_from_the_link_in_the_receipt_without_signing_in() {
         })
         .await
         .unwrap();
-    assert_eq!((by.as_str(), actor.as_deref(), detail.as_deref()), ("donor", Some("donor"), Some("by donor")));
+    assert_eq!(
+        (by.as_str(), actor.as_deref(), detail.as_deref()),
+        ("donor", Some("donor"), Some("by donor"))
+    );
     let mail = d.mail(&smtp).await;
-    let confirmation = to(&mail, email, "Your monthly gift to Fixture Party is canceled");
+    let confirmation = to(
+        &mail,
+        email,
+        "Your monthly gift to Fixture Party is canceled",
+    );
     assert_eq!(confirmation.len(), 1);
-    assert!(confirmation[0].text().contains("No further gifts will be charged."));
+    assert!(
+        confirmation[0]
+            .text()
+            .contains("No further gifts will be charged.")
+    );
 
     // Stopped at once: no charge, ever.
     for _ in 0..3 {
@@ -82,7 +99,15 @@ async fn the_donor_cancels_from_the_link_in_the_receipt_without_signing_in() {
     let again = post(&d, &path).await;
     assert_eq!(again.status(), 410);
     assert!(text(&again).contains("This monthly gift has ended"));
-    assert_eq!(to(&d.mail(&smtp).await, email, "Your monthly gift to Fixture Party is canceled").len(), 1);
+    assert_eq!(
+        to(
+            &d.mail(&smtp).await,
+            email,
+            "Your monthly gift to Fixture Party is canceled"
+        )
+        .len(),
+        1
+    );
 }
 
 #[tokio::test]
@@ -94,7 +119,11 @@ async fn forged_and_foreign_cancel_links_cancel_nothing() {
     let path = cancel_path(&d, &smtp, "mia@example.org").await;
     let token = path.rsplit('/').next().unwrap().to_owned();
     let (id, mac) = token.split_once('-').unwrap();
-    let flipped = format!("{id}-{}{}", if mac.starts_with('0') { '1' } else { '0' }, &mac[1..]);
+    let flipped = format!(
+        "{id}-{}{}",
+        if mac.starts_with('0') { '1' } else { '0' },
+        &mac[1..]
+    );
     for bad in [
         format!("/donate/monthly/cancel/{flipped}"),
         format!("/donate/monthly/cancel/{theirs}-{mac}"),
@@ -118,7 +147,12 @@ async fn staff_see_every_plan_cancel_one_with_a_reason_and_export_them() {
     let (plan, _) = d.sign_up(json!(15), donor("ola@example.org")).await;
     d.pass_after(MONTH).await;
     // A plan whose first gift was never paid is not listed.
-    assert_eq!(d.give_monthly(json!(40), donor("unpaid@example.org")).await.status(), 200);
+    assert_eq!(
+        d.give_monthly(json!(40), donor("unpaid@example.org"))
+            .await
+            .status(),
+        200
+    );
 
     assert_eq!(d.app.get("/api/admin/plans").await.status(), 401);
     let token = d.app.login().await;
@@ -136,23 +170,51 @@ async fn staff_see_every_plan_cancel_one_with_a_reason_and_export_them() {
     assert!(row["nextChargeAt"].is_string());
 
     // The donations list marks the plan's gifts.
-    let gifts = TestApp::json(&d.app.admin("GET", "/api/admin/donations", &token, None).await);
-    let marked: Vec<_> = gifts.as_array().unwrap().iter().filter(|g| g["planId"] == plan).collect();
+    let gifts = TestApp::json(
+        &d.app
+            .admin("GET", "/api/admin/donations", &token, None)
+            .await,
+    );
+    let marked: Vec<_> = gifts
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["planId"] == plan)
+        .collect();
     assert_eq!(marked.len(), 2);
 
     let path = format!("/api/admin/plans/{plan}/cancel");
     let cancel = |body| d.app.admin("POST", &path, &token, Some(body));
-    for (body, field) in [(json!({}), "reason"), (json!({ "reason": "  " }), "reason"), (json!({ "reason": "x".repeat(501) }), "reason")] {
+    for (body, field) in [
+        (json!({}), "reason"),
+        (json!({ "reason": "  " }), "reason"),
+        (json!({ "reason": "x".repeat(501) }), "reason"),
+    ] {
         let res = cancel(body).await;
         assert_eq!(res.status(), 400);
         assert_eq!(TestApp::json(&res)["field"], field);
     }
-    assert_eq!(cancel(json!({ "reason": "ok", "extra": 1 })).await.status(), 400);
     assert_eq!(
-        d.app.admin("POST", "/api/admin/plans/9999/cancel", &token, Some(json!({ "reason": "x" }))).await.status(),
+        cancel(json!({ "reason": "ok", "extra": 1 })).await.status(),
+        400
+    );
+    assert_eq!(
+        d.app
+            .admin(
+                "POST",
+                "/api/admin/plans/9999/cancel",
+                &token,
+                Some(json!({ "reason": "x" }))
+            )
+            .await
+            .status(),
         404
     );
-    assert_eq!(d.plan(plan).await.0, "active", "nothing changed by a refused cancel");
+    assert_eq!(
+        d.plan(plan).await.0,
+        "active",
+        "nothing changed by a refused cancel"
+    );
     let res = cancel(json!({ "reason": "Donor called the office" })).await;
     assert_eq!(res.status(), 200, "{:?}", res.body());
     let row = TestApp::json(&res);
@@ -163,14 +225,31 @@ async fn staff_see_every_plan_cancel_one_with_a_reason_and_export_them() {
     let detail: String = d
         .app
         .db
-        .read(|c| c.query_row("SELECT detail FROM audit_log WHERE action = 'cancel_plan'", [], |r| r.get(0)))
+        .read(|c| {
+            c.query_row(
+                "SELECT detail FROM audit_log WHERE action = 'cancel_plan'",
+                [],
+                |r| r.get(0),
+            )
+        })
         .await
         .unwrap();
     assert_eq!(detail, "by staff: Donor called the office");
     assert!(d.pass_after(MONTH).await.is_empty());
-    assert_eq!(to(&d.mail(&smtp).await, "ola@example.org", "Your monthly gift to Fixture Party is canceled").len(), 1);
+    assert_eq!(
+        to(
+            &d.mail(&smtp).await,
+            "ola@example.org",
+            "Your monthly gift to Fixture Party is canceled"
+        )
+        .len(),
+        1
+    );
 
-    let csv = d.app.admin("GET", "/api/admin/plans/export", &token, None).await;
+    let csv = d
+        .app
+        .admin("GET", "/api/admin/plans/export", &token, None)
+        .await;
     assert_eq!(csv.status(), 200);
     let body = text(&csv);
     assert!(body.starts_with("\u{feff}Plan ID,Donor Name,Email,Amount,Status,Next Charge,Total Given,Gifts,Started,Canceled At,Canceled By,Cancel Reason,Last Error\r\n"), "{body}");
@@ -186,7 +265,12 @@ async fn erasing_a_donor_cancels_their_monthly_gifts() {
     let token = d.app.login().await;
     let res = d
         .app
-        .admin("POST", "/api/admin/erase", &token, Some(json!({ "email": "PAT@example.org" })))
+        .admin(
+            "POST",
+            "/api/admin/erase",
+            &token,
+            Some(json!({ "email": "PAT@example.org" })),
+        )
         .await;
     assert_eq!(res.status(), 200, "{:?}", res.body());
     assert_eq!(d.plan(plan).await.0, "canceled");

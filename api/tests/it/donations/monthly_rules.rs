@@ -23,7 +23,8 @@ fn before_december(d: &Donate) {
 }
 
 #[tokio::test]
-async fn a_decline_is_tried_on_days_1_3_5_and_7_then_the_plan_stops_and_a_new_card_starts_it_again() {
+async fn a_decline_is_tried_on_days_1_3_5_and_7_then_the_plan_stops_and_a_new_card_starts_it_again()
+{
     let smtp = Smtp::start();
     let d = monthly_app(&smtp).await;
     let (plan, _) = d.sign_up(json!(20), donor("eve@example.org")).await;
@@ -31,36 +32,93 @@ async fn a_decline_is_tried_on_days_1_3_5_and_7_then_the_plan_stops_and_a_new_ca
     d.fake.set_card_behaviour(&card, CardBehaviour::Decline);
 
     let done = d.pass_after(MONTH).await;
-    assert!(matches!(done.as_slice(), [(_, Charge::Declined { inactive: false, .. })]), "{done:?}");
+    assert!(
+        matches!(
+            done.as_slice(),
+            [(
+                _,
+                Charge::Declined {
+                    inactive: false,
+                    ..
+                }
+            )]
+        ),
+        "{done:?}"
+    );
     assert_eq!(d.plan(plan).await.0, "retrying");
     let mail = d.mail(&smtp).await;
-    let declined = to(&mail, "eve@example.org", "Your monthly gift to Fixture Party could not be charged");
+    let declined = to(
+        &mail,
+        "eve@example.org",
+        "Your monthly gift to Fixture Party could not be charged",
+    );
     assert_eq!(declined.len(), 1);
     let text = declined[0].text();
-    assert!(text.contains("Your card was declined for your monthly gift of $20.00"), "{text}");
+    assert!(
+        text.contains("Your card was declined for your monthly gift of $20.00"),
+        "{text}"
+    );
     let card_link = link(&text, "https://example.org/donate/card?token=");
 
     // Not before day 1; then on days 1, 3 and 5 after the first decline.
-    assert!(d.pass_after(DAY - 3600).await.is_empty(), "not before a day has passed");
+    assert!(
+        d.pass_after(DAY - 3600).await.is_empty(),
+        "not before a day has passed"
+    );
     for wait in [3600, 2 * DAY, 2 * DAY] {
         let done = d.pass_after(wait).await;
-        assert!(matches!(done.as_slice(), [(_, Charge::Declined { inactive: false, .. })]), "{done:?}");
+        assert!(
+            matches!(
+                done.as_slice(),
+                [(
+                    _,
+                    Charge::Declined {
+                        inactive: false,
+                        ..
+                    }
+                )]
+            ),
+            "{done:?}"
+        );
     }
     let (status, _, failures, _) = d.plan(plan).await;
     assert_eq!((status.as_str(), failures), ("retrying", 4));
     // Day 7 is the last try.
     assert!(d.pass_after(DAY).await.is_empty(), "day 6: nothing");
     let done = d.pass_after(DAY).await;
-    assert!(matches!(done.as_slice(), [(_, Charge::Declined { inactive: true, .. })]), "{done:?}");
+    assert!(
+        matches!(
+            done.as_slice(),
+            [(_, Charge::Declined { inactive: true, .. })]
+        ),
+        "{done:?}"
+    );
     assert_eq!(d.plan(plan).await.0, "inactive");
     let tries = d.off_session_charges();
     assert_eq!(tries.len(), 5, "the first try and four retries");
-    let keys: std::collections::HashSet<_> = tries.iter().map(|t| t.idempotency_key.clone()).collect();
+    let keys: std::collections::HashSet<_> =
+        tries.iter().map(|t| t.idempotency_key.clone()).collect();
     assert_eq!(keys.len(), 5, "each try its own key");
-    assert!(d.pass_after(DAY).await.is_empty(), "an inactive plan is never charged");
+    assert!(
+        d.pass_after(DAY).await.is_empty(),
+        "an inactive plan is never charged"
+    );
     let mail = d.mail(&smtp).await;
-    assert_eq!(to(&mail, "eve@example.org", "Your monthly gift to Fixture Party could not be charged").len(), 1, "told once");
-    let stopped = to(&mail, "eve@example.org", "Your monthly gift to Fixture Party has stopped");
+    assert_eq!(
+        to(
+            &mail,
+            "eve@example.org",
+            "Your monthly gift to Fixture Party could not be charged"
+        )
+        .len(),
+        1,
+        "told once"
+    );
+    let stopped = to(
+        &mail,
+        "eve@example.org",
+        "Your monthly gift to Fixture Party has stopped",
+    );
     assert_eq!(stopped.len(), 1);
     assert_eq!(d.gifts_of(plan).await[1].1, "failed");
 
@@ -73,35 +131,61 @@ async fn a_decline_is_tried_on_days_1_3_5_and_7_then_the_plan_stops_and_a_new_ca
         .unwrap()
         .to_owned();
     let old = card_link.split("token=").nth(1).unwrap().to_owned();
-    let res = d.app.post_json("/api/monthly/card", &json!({ "token": old }).to_string()).await;
+    let res = d
+        .app
+        .post_json("/api/monthly/card", &json!({ "token": old }).to_string())
+        .await;
     assert_eq!(res.status(), 410, "{:?}", res.body());
     assert_eq!(TestApp::json(&res)["message"], "This link has expired.");
 
-    let res = d.app.post_json("/api/monthly/card", &json!({ "token": token }).to_string()).await;
+    let res = d
+        .app
+        .post_json("/api/monthly/card", &json!({ "token": token }).to_string())
+        .await;
     assert_eq!(res.status(), 200, "{:?}", res.body());
     let reply = TestApp::json(&res);
     assert_eq!(reply["plan"]["amount"], "20.00");
     assert_eq!(reply["plan"]["waiting"], true);
-    let setup = reply["clientSecret"].as_str().unwrap().split("_secret_").next().unwrap().to_owned();
+    let setup = reply["clientSecret"]
+        .as_str()
+        .unwrap()
+        .split("_secret_")
+        .next()
+        .unwrap()
+        .to_owned();
     // A declined new card is Stripe's to refuse; a good one is saved.
     let refused = d.fake.save_card(&setup, fake_stripe::DECLINED_CARD).await;
     assert_eq!(refused["error"]["code"], "card_declined");
     d.fake.save_card(&setup, "4242424242424242").await;
     let res = d
         .app
-        .post_json("/api/monthly/card/saved", &json!({ "token": token, "setupIntent": setup }).to_string())
+        .post_json(
+            "/api/monthly/card/saved",
+            &json!({ "token": token, "setupIntent": setup }).to_string(),
+        )
         .await;
     assert_eq!(res.status(), 200, "{:?}", res.body());
-    assert_eq!(TestApp::json(&res)["outcome"], "charged", "the gift that was due is paid with the new card at once");
+    assert_eq!(
+        TestApp::json(&res)["outcome"],
+        "charged",
+        "the gift that was due is paid with the new card at once"
+    );
     let (status, next, failures, new_card) = d.plan(plan).await;
     assert_eq!((status.as_str(), failures), ("active", 0));
     assert_ne!(new_card.as_deref(), Some(card.as_str()));
     assert!(next >= 3);
-    assert_eq!(d.gifts_of(plan).await[1].1, "completed", "the same gift, paid late");
+    assert_eq!(
+        d.gifts_of(plan).await[1].1,
+        "completed",
+        "the same gift, paid late"
+    );
     // Saying it again charges nothing more.
     let again = d
         .app
-        .post_json("/api/monthly/card/saved", &json!({ "token": token, "setupIntent": setup }).to_string())
+        .post_json(
+            "/api/monthly/card/saved",
+            &json!({ "token": token, "setupIntent": setup }).to_string(),
+        )
         .await;
     assert_eq!(TestApp::json(&again)["outcome"], "saved");
     assert_eq!(d.off_session_charges().len(), 6);
@@ -112,14 +196,36 @@ async fn a_hard_decline_stops_the_plan_at_once() {
     let smtp = Smtp::start();
     let d = monthly_app(&smtp).await;
     let (plan, _) = d.sign_up(json!(20), donor("hal@example.org")).await;
-    d.fake.set_card_behaviour(&d.plan(plan).await.3.unwrap(), CardBehaviour::HardDecline);
+    d.fake
+        .set_card_behaviour(&d.plan(plan).await.3.unwrap(), CardBehaviour::HardDecline);
     let done = d.pass_after(MONTH).await;
-    assert!(matches!(done.as_slice(), [(_, Charge::Declined { inactive: true, .. })]), "{done:?}");
+    assert!(
+        matches!(
+            done.as_slice(),
+            [(_, Charge::Declined { inactive: true, .. })]
+        ),
+        "{done:?}"
+    );
     assert_eq!(d.plan(plan).await.0, "inactive");
     assert!(d.pass_after(DAY).await.is_empty(), "no retry");
     let mail = d.mail(&smtp).await;
-    assert_eq!(to(&mail, "hal@example.org", "Your monthly gift to Fixture Party has stopped").len(), 1);
-    assert!(to(&mail, "hal@example.org", "Your monthly gift to Fixture Party could not be charged").is_empty());
+    assert_eq!(
+        to(
+            &mail,
+            "hal@example.org",
+            "Your monthly gift to Fixture Party has stopped"
+        )
+        .len(),
+        1
+    );
+    assert!(
+        to(
+            &mail,
+            "hal@example.org",
+            "Your monthly gift to Fixture Party could not be charged"
+        )
+        .is_empty()
+    );
 }
 
 #[tokio::test]
@@ -131,21 +237,43 @@ async fn a_charge_that_would_pass_the_limit_is_never_made_and_the_plan_resumes_i
     // $44,285 given this year: a $10 plan fits once, not twice.
     d.paid(json!(44285), itemized(email)).await;
     let res = d.give_monthly(json!(20), itemized(email)).await;
-    assert_eq!(res.status(), 400, "a plan whose first gift passes the limit is refused");
+    assert_eq!(
+        res.status(),
+        400,
+        "a plan whose first gift passes the limit is refused"
+    );
     assert_eq!(d.app.count("donation_plans").await, 0);
     let (plan, _) = d.sign_up(json!(10), itemized(email)).await;
 
     let done = d.pass_after(MONTH).await;
     assert!(matches!(done.as_slice(), [(_, Charge::Paused)]), "{done:?}");
-    assert!(d.off_session_charges().is_empty(), "nothing over the limit is ever charged");
+    assert!(
+        d.off_session_charges().is_empty(),
+        "nothing over the limit is ever charged"
+    );
     assert_eq!(d.plan(plan).await.0, "paused");
     let charged: Vec<_> = d.gifts_of(plan).await;
-    assert_eq!(charged.len(), 1, "no gift was stored for the charge not made: {charged:?}");
+    assert_eq!(
+        charged.len(),
+        1,
+        "no gift was stored for the charge not made: {charged:?}"
+    );
     let mail = d.mail(&smtp).await;
-    let donor_notice = to(&mail, email, "Your monthly gift to Fixture Party is paused until January");
+    let donor_notice = to(
+        &mail,
+        email,
+        "Your monthly gift to Fixture Party is paused until January",
+    );
     assert_eq!(donor_notice.len(), 1);
-    assert!(donor_notice[0].text().contains("$44,300.00"), "{}", donor_notice[0].text());
-    assert_eq!(to(&mail, "staff@example.org", "A monthly gift paused at the").len(), 1);
+    assert!(
+        donor_notice[0].text().contains("$44,300.00"),
+        "{}",
+        donor_notice[0].text()
+    );
+    assert_eq!(
+        to(&mail, "staff@example.org", "A monthly gift paused at the").len(),
+        1
+    );
     // Passes in the meantime do nothing, and tell nobody again.
     assert!(d.pass_after(DAY).await.is_empty());
 
@@ -159,21 +287,39 @@ async fn a_charge_that_would_pass_the_limit_is_never_made_and_the_plan_resumes_i
             break;
         }
     }
-    assert!(matches!(charged.as_slice(), [(_, Charge::Paid { .. })]), "{charged:?}");
+    assert!(
+        matches!(charged.as_slice(), [(_, Charge::Paid { .. })]),
+        "{charged:?}"
+    );
     assert_eq!(d.plan(plan).await.0, "active");
     let year: i64 = d
         .app
         .db
-        .read(move |c| c.query_row("SELECT MAX(contribution_year) FROM donations WHERE plan_id = ?1", [plan], |r| r.get(0)))
+        .read(move |c| {
+            c.query_row(
+                "SELECT MAX(contribution_year) FROM donations WHERE plan_id = ?1",
+                [plan],
+                |r| r.get(0),
+            )
+        })
         .await
         .unwrap();
     assert_eq!(year, i64::from(paused_in) + 1, "the next year's gift");
     let mail = d.mail(&smtp).await;
-    assert_eq!(to(&mail, email, "Your monthly gift to Fixture Party is paused until January").len(), 1);
+    assert_eq!(
+        to(
+            &mail,
+            email,
+            "Your monthly gift to Fixture Party is paused until January"
+        )
+        .len(),
+        1
+    );
 }
 
 #[tokio::test]
-async fn a_plan_that_will_pass_200_this_year_asks_for_occupation_at_sign_up_and_later_charges_ask_after() {
+async fn a_plan_that_will_pass_200_this_year_asks_for_occupation_at_sign_up_and_later_charges_ask_after()
+ {
     let smtp = Smtp::start();
     let d = monthly_app(&smtp).await;
     before_december(&d);
@@ -190,8 +336,18 @@ async fn a_plan_that_will_pass_200_this_year_asks_for_occupation_at_sign_up_and_
         body["message"].as_str().unwrap().ends_with("above $200."),
         "says why: {body}"
     );
-    assert!(body["message"].as_str().unwrap().contains("Given every month"), "{body}");
-    assert_eq!(d.give(json!(over), donor("jo@example.org")).await.status(), 200, "once it needs nothing more");
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("Given every month"),
+        "{body}"
+    );
+    assert_eq!(
+        d.give(json!(over), donor("jo@example.org")).await.status(),
+        200,
+        "once it needs nothing more"
+    );
 
     // A plan that fits, then a one-time gift: the next charge passes $200 without occupation
     // or employer. It is made, marked as asked, and the donor is asked once (best efforts).
@@ -200,11 +356,20 @@ async fn a_plan_that_will_pass_200_this_year_asks_for_occupation_at_sign_up_and_
     let (plan, _) = d.sign_up(json!(under), donor(email)).await;
     d.paid(json!(200 - under), donor(email)).await;
     let done = d.pass_after(MONTH).await;
-    assert!(matches!(done.as_slice(), [(_, Charge::Paid { .. })]), "{done:?}");
+    assert!(
+        matches!(done.as_slice(), [(_, Charge::Paid { .. })]),
+        "{done:?}"
+    );
     let asked: Option<String> = d
         .app
         .db
-        .read(move |c| c.query_row("SELECT info_requested_at FROM donations WHERE plan_id = ?1 AND plan_charge = 1", [plan], |r| r.get(0)))
+        .read(move |c| {
+            c.query_row(
+                "SELECT info_requested_at FROM donations WHERE plan_id = ?1 AND plan_charge = 1",
+                [plan],
+                |r| r.get(0),
+            )
+        })
         .await
         .unwrap();
     assert!(asked.is_some(), "the gift is marked as asked");
@@ -213,7 +378,10 @@ async fn a_plan_that_will_pass_200_this_year_asks_for_occupation_at_sign_up_and_
     assert_eq!(request.len(), 1);
     let text = request[0].text();
     assert!(text.contains("Federal law requires us to use our best efforts to collect and report the name, mailing address, occupation and name of employer of individuals whose contributions exceed $200.00 in a calendar year."), "{text}");
-    assert!(!text.contains("donate"), "nothing but the request (and thanks): {text}");
+    assert!(
+        !text.contains("donate"),
+        "nothing but the request (and thanks): {text}"
+    );
 }
 
 #[tokio::test]

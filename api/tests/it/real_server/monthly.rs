@@ -22,7 +22,9 @@ fn query_i64(dir: &std::path::Path, sql: &str) -> i64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kill_between_a_monthly_charge_and_its_record_charges_once_after_the_restart() {
     let fake = FakeStripe::new();
-    let stripe = fake_stripe::spawn(fake.clone(), ([127, 0, 0, 1], 0).into()).await.unwrap();
+    let stripe = fake_stripe::spawn(fake.clone(), ([127, 0, 0, 1], 0).into())
+        .await
+        .unwrap();
     let (dir, mut env) = bare_site();
     for (name, value) in [
         ("STRIPE_SECRET_KEY", "sk_test_real".to_owned()),
@@ -35,7 +37,10 @@ async fn a_kill_between_a_monthly_charge_and_its_record_charges_once_after_the_r
         env.push((name, PathBuf::from(value)));
     }
     let mut server = Server::start(dir.path(), &env_refs(&env)).await;
-    fake.set_webhook(format!("http://{}/api/stripe/webhook", server.addr), "whsec_real");
+    fake.set_webhook(
+        format!("http://{}/api/stripe/webhook", server.addr),
+        "whsec_real",
+    );
 
     // The donor gives $25 a month; the first gift is paid on the page.
     let mut stream = connect(&server.addr).await;
@@ -48,12 +53,24 @@ async fn a_kill_between_a_monthly_charge_and_its_record_charges_once_after_the_r
             "donorZipCode": "62701", "citizenshipConfirmed": "confirmed", "attestationsConfirmed": true,
         },
     });
-    let (status, body) = request(&mut stream, "POST", "/api/create-payment-intent", &json_headers(), gift.to_string())
-        .await
-        .unwrap();
+    let (status, body) = request(
+        &mut stream,
+        "POST",
+        "/api/create-payment-intent",
+        &json_headers(),
+        gift.to_string(),
+    )
+    .await
+    .unwrap();
     assert_eq!(status, 200, "{body}");
     let secret: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let intent = secret["clientSecret"].as_str().unwrap().split("_secret_").next().unwrap().to_owned();
+    let intent = secret["clientSecret"]
+        .as_str()
+        .unwrap()
+        .split("_secret_")
+        .next()
+        .unwrap()
+        .to_owned();
     fake.settle(&intent, Outcome::Succeed).await.unwrap();
     let active = "SELECT COUNT(*) FROM donation_plans WHERE status = 'active'";
     for _ in 0..100 {
@@ -71,8 +88,18 @@ async fn a_kill_between_a_monthly_charge_and_its_record_charges_once_after_the_r
     let moving = tokio::spawn(async move {
         let mut stream = connect(&addr).await;
         let auth = format!("Bearer {token}");
-        let headers = [("Content-Type", "application/json"), ("Authorization", auth.as_str())];
-        let _ = request(&mut stream, "POST", "/api/admin/test-clock", &headers, json!({ "advanceSeconds": MONTH }).to_string()).await;
+        let headers = [
+            ("Content-Type", "application/json"),
+            ("Authorization", auth.as_str()),
+        ];
+        let _ = request(
+            &mut stream,
+            "POST",
+            "/api/admin/test-clock",
+            &headers,
+            json!({ "advanceSeconds": MONTH }).to_string(),
+        )
+        .await;
     });
     for _ in 0..300 {
         if fake.held_charges() == 1 {
@@ -80,14 +107,22 @@ async fn a_kill_between_a_monthly_charge_and_its_record_charges_once_after_the_r
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(fake.held_charges(), 1, "the charge reached Stripe: {}", server.output());
+    assert_eq!(
+        fake.held_charges(),
+        1,
+        "the charge reached Stripe: {}",
+        server.output()
+    );
     server.kill().await;
     moving.abort();
     fake.hold_charges(false);
     let charge = "SELECT status FROM donations WHERE plan_charge = 1";
     let db = rusqlite::Connection::open(dir.path().join("data/site.db")).unwrap();
     let stored: String = db.query_row(charge, [], |r| r.get(0)).unwrap();
-    assert_eq!(stored, "pending", "the gift was stored before Stripe was asked");
+    assert_eq!(
+        stored, "pending",
+        "the gift was stored before Stripe was asked"
+    );
     drop(db);
 
     // Restarted "a month later": its first pass makes the charge it missed, once.
@@ -107,14 +142,27 @@ async fn a_kill_between_a_monthly_charge_and_its_record_charges_once_after_the_r
     let charges: Vec<_> = fake
         .requests()
         .into_iter()
-        .filter(|r| r.path == "/v1/payment_intents" && r.params.get("off_session").is_some_and(|v| v == "true"))
+        .filter(|r| {
+            r.path == "/v1/payment_intents"
+                && r.params.get("off_session").is_some_and(|v| v == "true")
+        })
         .collect();
     assert_eq!(charges.len(), 2, "asked twice...");
-    assert_eq!(charges[0].idempotency_key, charges[1].idempotency_key, "...with one key");
-    assert_eq!(fake.paid_intents(), 2, "two payments in all: the first gift and the month");
+    assert_eq!(
+        charges[0].idempotency_key, charges[1].idempotency_key,
+        "...with one key"
+    );
+    assert_eq!(
+        fake.paid_intents(),
+        2,
+        "two payments in all: the first gift and the month"
+    );
     assert_eq!(query_i64(dir.path(), "SELECT COUNT(*) FROM donations"), 2);
     assert_eq!(
-        query_i64(dir.path(), "SELECT COUNT(*) FROM mail_queue WHERE kind = 'receipt'"),
+        query_i64(
+            dir.path(),
+            "SELECT COUNT(*) FROM mail_queue WHERE kind = 'receipt'"
+        ),
         2,
         "one receipt a gift"
     );
