@@ -1,9 +1,9 @@
 // The blog editor page (/admin/blog/new, /admin/blog/{id}) against the real server, the
 // page around the text: images; counters; preview of unsaved text; no lost work;
 // failures; axe. Writing, saving and publishing are admin-editor-writing.spec.ts.
-import type { Locator } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expectAccessible, failedLoad, toastRegion } from './fixtures';
-import { expect, signIn, test } from './admin-fixtures';
+import { type Db, expect, signIn, test } from './admin-fixtures';
 import { MOD, addPost, button, content, field, openEditor, png, stored } from './admin-editor-helpers';
 
 const tooBig = { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024) };
@@ -253,46 +253,61 @@ test('failures keep the form and say why; unknown posts say so; a scheduled post
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Dashboard');
 });
 
-test('the editor and its dialogs have no accessibility violations at 1440 and 390 px', async ({ page, db, allowConsole }) => {
-  allowConsole(failedLoad(404)); // the sample images are not uploaded
-  /** axe at both widths, the pointer out of the way: a button it happens to rest on after a
-   *  resize would be scanned halfway through its hover colour change. */
-  const scanAtBothWidths = async () => {
-    await page.mouse.move(0, 0);
-    for (const width of [1440, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await expectAccessible(page);
-    }
-  };
+/** axe at both widths, the pointer out of the way: a button it happens to rest on after a
+ *  resize would be scanned halfway through its hover colour change. */
+async function scanAtBothWidths(page: Page) {
+  await page.mouse.move(0, 0);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectAccessible(page);
+  }
+}
+
+test('the empty editor and the editor of a post that is not there have no accessibility violations at 1440 and 390 px', async ({ page, allowConsole }) => {
+  allowConsole(failedLoad(404)); // the post that is not there
   await signIn(page);
   // A new post, empty (its placeholder showing), and a post that is not there.
   await openEditor(page, 'new');
-  await scanAtBothWidths();
+  await scanAtBothWidths(page);
   await page.goto('/admin/blog/99999');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blog Post Not Found');
-  await scanAtBothWidths();
+  await scanAtBothWidths(page);
+});
 
+/** A post with every kind of content, open in the editor. */
+async function openFullPost(page: Page, db: Db) {
   const id = addPost(db, 'Accessible', {
     content:
       '<h2>Title</h2><p>Some <strong>text</strong> and <a href="https://example.org/">a link</a>.</p><ul><li>One</li></ul><img src="/uploads/none.png" alt="Chart">',
     featured_image: '/uploads/none.png',
     featured_image_alt: 'A chart',
   });
+  await signIn(page);
   await openEditor(page, id);
   await expect(button(page, 'Remove Image')).toBeVisible();
+}
+
+test('a full post in the editor has no accessibility violations at 1440 and 390 px', async ({ page, db, allowConsole }) => {
+  allowConsole(failedLoad(404)); // the sample images are not uploaded
+  await openFullPost(page, db);
   await page.mouse.move(0, 0);
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await expectAccessible(page);
     expect(await content(page).evaluate((e) => e.getBoundingClientRect().height)).toBeGreaterThanOrEqual(300);
   }
+});
+
+test('the editor’s link and image dialogs have no accessibility violations at 1440 and 390 px', async ({ page, db, allowConsole }) => {
+  allowConsole(failedLoad(404)); // the sample images are not uploaded
+  await openFullPost(page, db);
   await content(page).click();
   await button(page, 'Insert link').click();
   await expect(page.getByRole('dialog', { name: 'Insert link' })).toBeVisible();
-  await scanAtBothWidths();
+  await scanAtBothWidths(page);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog', { name: 'Insert link' })).toBeHidden();
   await button(page, 'Edit alt text').click();
   await expect(page.getByRole('dialog', { name: 'Image description' })).toBeVisible();
-  await scanAtBothWidths();
+  await scanAtBothWidths(page);
 });

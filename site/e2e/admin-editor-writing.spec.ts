@@ -124,6 +124,9 @@ async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab') {
 }
 
 test('written and published with the keyboard alone, with every toolbar button', async ({ page, db }) => {
+  // One long sitting at the keyboard (some hundred key presses and checks): it gets twice a
+  // short test's time, none of which is waiting on the product.
+  test.setTimeout(60_000);
   await signIn(page);
   await openEditor(page, 'new');
   await page.keyboard.press('Tab');

@@ -216,15 +216,7 @@ async fn link_problem(links: &Links, expired: Result<bool, ApiError>) -> Respons
             .await
         }
         Err(e) => {
-            tracing::error!(error = %e, "a newsletter link could not be looked up");
-            page(
-                links,
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Something went wrong",
-                &["Please try again in a minute."],
-                None,
-            )
-            .await
+            super::notice::failed(&links.desk.mail, &links.dist, "a newsletter link", &e).await
         }
     }
 }

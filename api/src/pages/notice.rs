@@ -59,3 +59,22 @@ pub(crate) async fn page(
     headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
     res
 }
+
+/// The page for a link that could not be looked up (the cause is logged, never shown).
+pub(crate) async fn failed(
+    mail: &Mail,
+    dist: &Path,
+    what: &str,
+    e: &crate::http::error::ApiError,
+) -> Response {
+    tracing::error!(error = %e, "{what} could not be looked up");
+    page(
+        mail,
+        dist,
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "Something went wrong",
+        &["Please try again in a minute."],
+        None,
+    )
+    .await
+}

@@ -188,13 +188,11 @@ async fn invalid(links: &Links) -> Response {
 }
 
 async fn failed(links: &Links, e: ApiError) -> Response {
-    tracing::error!(error = %e, "a monthly gift's cancel link could not be looked up");
-    page(
-        links,
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "Something went wrong",
-        &["Please try again in a minute."],
-        None,
+    super::notice::failed(
+        &links.desk.mail,
+        &links.dist,
+        "a monthly gift's cancel link",
+        &e,
     )
     .await
 }

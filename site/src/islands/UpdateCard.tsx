@@ -102,7 +102,8 @@ export default function UpdateCard({ idPrefix, copy, texts, timeZone }: Props) {
 
   if (state.name === 'loading') {
     return (
-      <p role="status" className="mt-6 text-slate-700">
+      // In the same box as the message that replaces it, so its words do not move.
+      <p role="status" className="mt-6 rounded-lg p-4 text-slate-700">
         {copy.loading}
       </p>
     );

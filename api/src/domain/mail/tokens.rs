@@ -62,9 +62,14 @@ impl Tokens {
 
     /// The confirmation link's token for signup `id` of `email`, made at `now`.
     pub fn confirm(&self, id: i64, email: &str, now: Timestamp) -> String {
-        let expires = (now + CONFIRM_LIFE).as_second();
+        self.expiring("confirm", id, email, now + CONFIRM_LIFE)
+    }
+
+    /// A token for `purpose` on row `id` of `email` that works until `expires`.
+    fn expiring(&self, purpose: &str, id: i64, email: &str, expires: Timestamp) -> String {
+        let expires = expires.as_second();
         let mac = self.mac(&[
-            "confirm",
+            purpose,
             &id.to_string(),
             &expires.to_string(),
             &email.to_lowercase(),
@@ -72,13 +77,15 @@ impl Tokens {
         format!("{id}-{expires}-{mac}")
     }
 
-    /// The signup id a confirmation token names, to look its address up.
-    pub fn confirm_id(token: &str) -> Option<i64> {
-        token.split('-').next()?.parse().ok()
-    }
-
-    /// Whether `token` confirms signup `id` of `email` at `now`.
-    pub fn check_confirm(&self, token: &str, id: i64, email: &str, now: Timestamp) -> Confirm {
+    /// Whether `token` is [`Tokens::expiring`]'s for `purpose`, `id` and `email` at `now`.
+    fn check_expiring(
+        &self,
+        token: &str,
+        purpose: &str,
+        id: i64,
+        email: &str,
+        now: Timestamp,
+    ) -> Confirm {
         let mut parts = token.split('-');
         let (Some(tid), Some(expires), Some(mac), None) =
             (parts.next(), parts.next(), parts.next(), parts.next())
@@ -91,7 +98,7 @@ impl Tokens {
         if tid != id.to_string()
             || !same(
                 mac,
-                &self.mac(&["confirm", tid, expires, &email.to_lowercase()]),
+                &self.mac(&[purpose, tid, expires, &email.to_lowercase()]),
             )
         {
             return Confirm::Invalid;
@@ -101,6 +108,16 @@ impl Tokens {
         } else {
             Confirm::Valid
         }
+    }
+
+    /// The signup id a confirmation token names, to look its address up.
+    pub fn confirm_id(token: &str) -> Option<i64> {
+        token.split('-').next()?.parse().ok()
+    }
+
+    /// Whether `token` confirms signup `id` of `email` at `now`.
+    pub fn check_confirm(&self, token: &str, id: i64, email: &str, now: Timestamp) -> Confirm {
+        self.check_expiring(token, "confirm", id, email, now)
     }
 
     /// The unsubscribe link's token for signup `id` of `email`.
@@ -121,40 +138,12 @@ impl Tokens {
 
     /// The token of plan `id`'s link to give another card, working until `expires`.
     pub fn plan_card(&self, id: i64, email: &str, expires: Timestamp) -> String {
-        let expires = expires.as_second();
-        let mac = self.mac(&[
-            "plan-card",
-            &id.to_string(),
-            &expires.to_string(),
-            &email.to_lowercase(),
-        ]);
-        format!("{id}-{expires}-{mac}")
+        self.expiring("plan-card", id, email, expires)
     }
 
     /// Whether `token` is plan `id`'s card link at `now`.
     pub fn check_plan_card(&self, token: &str, id: i64, email: &str, now: Timestamp) -> Confirm {
-        let mut parts = token.split('-');
-        let (Some(tid), Some(expires), Some(mac), None) =
-            (parts.next(), parts.next(), parts.next(), parts.next())
-        else {
-            return Confirm::Invalid;
-        };
-        let Ok(at) = expires.parse::<i64>() else {
-            return Confirm::Invalid;
-        };
-        if tid != id.to_string()
-            || !same(
-                mac,
-                &self.mac(&["plan-card", tid, expires, &email.to_lowercase()]),
-            )
-        {
-            return Confirm::Invalid;
-        }
-        if now.as_second() >= at {
-            Confirm::Expired
-        } else {
-            Confirm::Valid
-        }
+        self.check_expiring(token, "plan-card", id, email, now)
     }
 
     /// The row id any of these tokens names, to look its address up.
