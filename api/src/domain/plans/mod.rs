@@ -21,6 +21,7 @@
 
 pub mod charge;
 pub mod listing;
+mod steps;
 
 use jiff::civil::Date;
 use jiff::tz::TimeZone;

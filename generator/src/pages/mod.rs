@@ -6,11 +6,12 @@ use serde_json::{Value, json};
 
 use crate::content::{Category, Content, Meta};
 use crate::donations;
-use crate::form_pages;
 use crate::forms::{self, Form};
 use crate::media::{Media, Responsive};
 use crate::policy;
 use crate::seo::{self, PageMeta, SocialImage};
+
+mod unlisted;
 
 /// One page to render.
 #[derive(Debug, Clone)]
@@ -101,17 +102,21 @@ pub fn all(inputs: &PageInputs) -> Result<Vec<Page>> {
         contact(inputs),
         take_action(inputs),
         donate(inputs),
-        donate_card(inputs),
         join(inputs),
         why_third_party(inputs),
         movement(inputs),
         privacy(inputs),
         not_found(inputs),
-        admin_shell(inputs),
-        notice_shell(inputs),
+        unlisted::admin_shell(inputs),
+        unlisted::notice_shell(inputs),
+        unlisted::donate_card(inputs),
     ]
     .into_iter()
-    .chain(forms::ALL.iter().flat_map(|form| form_pages(inputs, form)))
+    .chain(
+        forms::ALL
+            .iter()
+            .flat_map(|form| unlisted::form_pages(inputs, form)),
+    )
     .collect())
 }
 
@@ -237,42 +242,6 @@ fn donate(inputs: &PageInputs) -> Page {
     )
 }
 
-/// `/donate/card`: where a monthly donor whose card was declined saves another, from the
-/// link mailed to them. Personal to whoever holds the link: not for search results or the
-/// sitemap.
-fn donate_card(inputs: &PageInputs) -> Page {
-    let c = inputs.content;
-    let site = &c.site;
-    let meta = Meta {
-        title: format!("{} | {}", c.donate.card.title, site.abbreviation),
-        description: format!(
-            "Give another card for your monthly gift to the {}.",
-            site.name
-        ),
-        keywords: String::new(),
-    };
-    let mut meta = inputs.meta("/donate/card", &meta);
-    meta.noindex = true;
-    Page {
-        route: None,
-        output: crate::output::html_path_for("/donate/card"),
-        template: "pages/donate-card.html",
-        meta,
-        data: vec![
-            ("donate", json!(c.donate)),
-            (
-                "card_props",
-                json!({
-                    "idPrefix": "card",
-                    "copy": c.donate.card,
-                    "texts": donations::TEXTS,
-                    "timeZone": site.time_zone,
-                }),
-            ),
-        ],
-    }
-}
-
 fn take_action(inputs: &PageInputs) -> Page {
     let c = inputs.content;
     let page = &c.take_action;
@@ -364,93 +333,6 @@ fn not_found(inputs: &PageInputs) -> Page {
 /// `/admin/blog/…` with (`no-store`, `noindex`). A hidden path, which the static server
 /// refuses, so only those answers ever carry it.
 pub const ADMIN_SHELL: &str = ".admin/index.html";
-
-/// The staff area's one page: the site's header and footer around the React app
-/// (`site/src/admin/`), which loads only here. Not for search results or the sitemap.
-fn admin_shell(inputs: &PageInputs) -> Page {
-    let site = &inputs.content.site;
-    let meta = Meta {
-        title: format!("Admin | {}", site.abbreviation),
-        description: format!("The staff area of the {}.", site.name),
-        keywords: String::new(),
-    };
-    let mut meta = inputs.meta("/admin", &meta);
-    meta.noindex = true;
-    Page {
-        route: None,
-        output: ADMIN_SHELL.into(),
-        template: "pages/admin.html",
-        meta,
-        data: vec![],
-    }
-}
-
-/// The shell of the short pages the server answers itself (a newsletter link's Confirm and
-/// Unsubscribe pages, and what they say after): the site's layout with markers for the title
-/// and the content (see [`crate::notices`]). Not for search results.
-fn notice_shell(inputs: &PageInputs) -> Page {
-    let site = &inputs.content.site;
-    let meta = Meta {
-        title: format!("{} | {}", crate::notices::NOTICE_TITLE, site.abbreviation),
-        description: format!("A message from the {}.", site.name),
-        keywords: String::new(),
-    };
-    let mut meta = inputs.meta("/", &meta);
-    meta.noindex = true;
-    Page {
-        route: None,
-        output: crate::notices::NOTICE_SHELL.into(),
-        template: "pages/notice.html",
-        meta,
-        data: vec![
-            ("title", json!(crate::notices::NOTICE_TITLE)),
-            ("marker", json!(crate::notices::NOTICE_MARKER)),
-        ],
-    }
-}
-
-/// A form's thank-you page and its problem-page shell: where it lands when posted without
-/// JavaScript. Neither belongs in search results.
-fn form_pages(inputs: &PageInputs, form: &Form) -> [Page; 2] {
-    let site = &inputs.content.site;
-    let page = |route: Option<String>, output: String, template, title: &str, description: &str| {
-        let meta = Meta {
-            title: format!("{title} | {}", site.abbreviation),
-            description: description.to_owned(),
-            keywords: String::new(),
-        };
-        let path = route.clone().unwrap_or_else(|| form.home.to_owned());
-        let mut meta = inputs.meta(&path, &meta);
-        meta.noindex = true;
-        Page {
-            route,
-            output,
-            template,
-            meta,
-            data: vec![
-                ("form", json!(form)),
-                ("marker", json!(form_pages::PROBLEM_MARKER)),
-            ],
-        }
-    };
-    let thanks = form_pages::thank_you_url(form);
-    [
-        page(
-            Some(thanks.clone()),
-            crate::output::html_path_for(&thanks),
-            "pages/form-sent.html",
-            form.texts.success_title,
-            form.texts.success_description,
-        ),
-        page(
-            None,
-            form_pages::problem_shell(form),
-            "pages/form-problem.html",
-            form.texts.failure_title,
-            form.texts.failure_fallback,
-        ),
-    ]
-}
 
 /// Props of the form islands (NewsletterForm, ContactForm, VolunteerForm).
 #[derive(Debug, Serialize)]
