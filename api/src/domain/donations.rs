@@ -16,8 +16,6 @@ use jiff::{SignedDuration, Timestamp};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::domain::clock::sql_time;
-use crate::domain::mail::{Mail, receipt};
-use crate::domain::plans;
 
 pub mod attention;
 pub mod disputes;
@@ -349,22 +347,6 @@ pub fn expire(conn: &Connection, now: Timestamp) -> rusqlite::Result<Vec<(i64, O
         Ok((r.get(0)?, r.get(1)?))
     })?
     .collect()
-}
-
-/// What follows a gift's completion, in the write that completed it (by Stripe's event, the
-/// donor's return or a monthly charge): its plan moves on, then its receipt is queued (it
-/// names the plan's next date). Once: a gift is completed once, and numbered once.
-pub fn completed(
-    mail: &Mail,
-    conn: &Connection,
-    id: i64,
-    payment_method: Option<&str>,
-    now: Timestamp,
-    tz: &jiff::tz::TimeZone,
-) -> rusqlite::Result<()> {
-    plans::on_completed(conn, id, payment_method, now, tz)?;
-    receipt::queue(mail, conn, id, now)?;
-    Ok(())
 }
 
 /// An e-mail address fit for a log line: the first letter and the domain ("a…@example.org").

@@ -5,6 +5,7 @@
 pub mod audit;
 pub mod auth;
 pub mod clock;
+pub mod completion;
 pub mod donations;
 pub mod donor_pass;
 pub mod erasure;

@@ -179,6 +179,7 @@ async fn run(
     current: &mut Option<Current>,
     changed: Option<HashSet<i64>>,
 ) -> anyhow::Result<Vec<String>> {
+    let started = std::time::Instant::now();
     let previous = current.as_ref().map(|c| c.blog.clone());
     let after = db
         .read(move |c| match (&previous, &changed) {
@@ -195,10 +196,25 @@ async fn run(
         tokio::task::spawn_blocking(move || -> anyhow::Result<(Current, Vec<String>)> {
             match state {
                 Some(state) => {
+                    let read = started.elapsed();
                     let changes = blog::changes(&state.site, &state.blog, &after)?;
+                    let compared = started.elapsed();
                     // The index learns of each stage as it is written: a new post answers
                     // before its list pages, feed and sitemap are rewritten.
-                    let paths = changes.apply_in_stages(|written| files.refresh_now(written))?;
+                    let mut stages = Vec::new();
+                    let paths = changes.apply_in_stages(|written| {
+                        files.refresh_now(written);
+                        stages.push(started.elapsed());
+                    })?;
+                    tracing::debug!(
+                        posts = after.posts.len(),
+                        files = paths.len(),
+                        ?read,
+                        ?compared,
+                        ?stages,
+                        "blog rebuilt in {:.1?}",
+                        started.elapsed()
+                    );
                     Ok((
                         Current {
                             site: state.site,

@@ -246,7 +246,14 @@ async fn complete_on_return(
         .write(move |c| {
             let done = donations::complete_paid(c, gift, &intent, amount_cents, &currency)?;
             if done {
-                donations::completed(&mail, c, gift, payment_method.as_deref(), now, &tz)?;
+                crate::domain::completion::completed(
+                    &mail,
+                    c,
+                    gift,
+                    payment_method.as_deref(),
+                    now,
+                    &tz,
+                )?;
             }
             Ok(done)
         })

@@ -215,3 +215,16 @@ impl Mail {
         format!("{}{path}", self.site_url)
     }
 }
+
+/// `$1,234.50`
+pub fn usd(cents: i64) -> String {
+    let dollars = (cents / 100).to_string();
+    let mut grouped = String::new();
+    for (i, c) in dollars.chars().enumerate() {
+        if i > 0 && (dollars.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("${grouped}.{:02}", cents % 100)
+}

@@ -7,11 +7,10 @@
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::{Connection, OptionalExtension};
 
-use super::Mail;
 use super::message::Person;
 use super::queue::{self, Kind};
-use super::receipt::usd;
 use super::staff_alert::{Alert, alert};
+use super::{Mail, usd};
 use crate::domain::plans::{self, day};
 
 /// How long the link to give another card works.

@@ -8,6 +8,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::Mail;
 use super::message::Person;
 use super::queue::{self, Kind};
+pub use super::usd;
 use crate::domain::donations;
 
 /// Numbers the completed gift `id` and queues its receipt; `false` when it already has one
@@ -113,19 +114,6 @@ fn next_number(conn: &Connection, year: i16) -> rusqlite::Result<String> {
         |r| r.get(0),
     )?;
     Ok(format!("{year}-{n:06}"))
-}
-
-/// `$1,234.50`
-pub fn usd(cents: i64) -> String {
-    let dollars = (cents / 100).to_string();
-    let mut grouped = String::new();
-    for (i, c) in dollars.chars().enumerate() {
-        if i > 0 && (dollars.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    format!("${grouped}.{:02}", cents % 100)
 }
 
 #[cfg(test)]

@@ -16,7 +16,6 @@
 use std::sync::Arc;
 
 use generator::config::SiteConfig;
-use jiff::SignedDuration;
 
 use super::steps::{Prepared, declined, due_plans, failed_to_ask, paid, prepare, resume_paused};
 use crate::domain::clock::Clock;
@@ -24,14 +23,10 @@ use crate::domain::mail::Mail;
 use crate::domain::payments::{Charged, Payments};
 use crate::store::db::Db;
 
-pub use super::steps::new_card;
+pub use super::steps::{ASK_AGAIN, new_card};
 
 /// How often the task looks for due charges: a charge is made within this of its time.
 pub const POLL: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// When Stripe could not be asked (or its answer was lost), the charge is asked for again
-/// this much later, with the same key.
-pub const ASK_AGAIN: SignedDuration = SignedDuration::from_mins(30);
 
 /// What one plan's turn in a pass came to.
 #[derive(Debug, Clone, PartialEq, Eq)]

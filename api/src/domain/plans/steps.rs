@@ -7,13 +7,16 @@ use generator::config::SiteConfig;
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::charge::ASK_AGAIN;
 use super::{Plan, RETRY_DAYS, Status, due_at, get, is_hard_decline, next_new_year};
 use crate::domain::clock::sql_time;
 use crate::domain::donations::{self, year_at};
 use crate::domain::mail::Mail;
 use crate::domain::mail::plan_notices::{self, Notice};
 use crate::domain::payments::SavedCardCharge;
+
+/// When Stripe could not be asked (or its answer was lost), the charge is asked for again
+/// this much later, with the same key.
+pub const ASK_AGAIN: SignedDuration = SignedDuration::from_mins(30);
 
 /// Paused plans whose pause is over go on, from their first date in the new year.
 pub(super) fn resume_paused(
@@ -281,7 +284,7 @@ pub(super) fn paid(
         |r| r.get(0),
     )?;
     if donations::complete_paid(tx, gift, intent, cents, crate::domain::payments::CURRENCY)? {
-        donations::completed(mail, tx, gift, payment_method, now, &site.tz())?;
+        crate::domain::completion::completed(mail, tx, gift, payment_method, now, &site.tz())?;
     }
     Ok(())
 }

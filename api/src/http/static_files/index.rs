@@ -10,7 +10,7 @@ use std::time::UNIX_EPOCH;
 use warp::http::HeaderValue;
 
 use super::paths::{clean_rel, content_type};
-use super::{CODINGS, Entry, IMMUTABLE_PREFIXES, Index, StaticFiles, Variant};
+use super::{CODINGS, Entry, IMMUTABLE_PREFIXES, Index, MAX_CHANGES, StaticFiles, Variant};
 
 impl StaticFiles {
     /// Re-indexes all of `dist/` (on `SIGHUP`, after an outside build) and swaps the new
@@ -35,7 +35,13 @@ impl StaticFiles {
             }
         }
         let count = files.len();
-        self.swap(&old, Index { files });
+        self.swap(
+            &old,
+            Index {
+                base: Arc::new(files),
+                changes: HashMap::new(),
+            },
+        );
         count
     }
 
@@ -51,18 +57,36 @@ impl StaticFiles {
     pub fn refresh_now(&self, changed: &[String]) {
         let _updating = self.updating.lock().unwrap_or_else(|p| p.into_inner());
         let old = self.index.load_full();
-        let mut files = old.files.clone();
+        // Only the changed files are looked at, copied or evicted: the work is the same
+        // whatever the size of the site.
+        let mut changes = old.changes.clone();
+        let mut stale = Vec::new();
         for rel in changed {
             let Some(rel) = clean_rel(rel) else { continue };
             for name in [rel.clone(), format!("{rel}.br"), format!("{rel}.gz")] {
                 let exists = |candidate: &str| self.dist.join(candidate).is_file();
-                match self.entry(&old, &name, exists) {
-                    Some(entry) => files.insert(name, Arc::new(entry)),
-                    None => files.remove(&name),
-                };
+                let entry = self.entry(&old, &name, exists).map(Arc::new);
+                if let Some(before) = old.get(&name) {
+                    let kept: Vec<u64> = entry.iter().flat_map(|e| e.variant_ids()).collect();
+                    stale.extend(before.variant_ids().filter(|id| !kept.contains(id)));
+                }
+                changes.insert(name, entry);
             }
         }
-        self.swap(&old, Index { files });
+        let new = if changes.len() > MAX_CHANGES {
+            old.folded(changes)
+        } else {
+            Index {
+                base: old.base.clone(),
+                changes,
+            }
+        };
+        if let Some(cache) = &self.cache {
+            for id in stale {
+                cache.remove(&id);
+            }
+        }
+        self.index.store(Arc::new(new));
     }
 
     /// The index entry for the file `rel`, or `None` when it is not a file. `exists` says
@@ -112,9 +136,9 @@ impl StaticFiles {
         // is dropped from the cache when the index is swapped).
         let base = rel.strip_suffix(".br").or_else(|| rel.strip_suffix(".gz"));
         let previous = match coding {
-            None => old.files.get(rel).map(|e| &e.plain),
+            None => old.get(rel).map(|e| &e.plain),
             Some(_) => base
-                .and_then(|b| old.files.get(b))
+                .and_then(|b| old.get(b))
                 .and_then(|e| e.compressed.iter().find(|v| v.coding == coding)),
         };
         let id = previous
@@ -145,7 +169,6 @@ impl StaticFiles {
         coding: &'static str,
     ) -> Variant {
         let id = old
-            .files
             .get(rel)
             .and_then(|e| {
                 e.compressed
@@ -179,21 +202,57 @@ impl StaticFiles {
 }
 
 impl Index {
+    /// The entry of the file `rel`, if there is one.
+    pub(super) fn get(&self, rel: &str) -> Option<&Arc<Entry>> {
+        match self.changes.get(rel) {
+            Some(changed) => changed.as_ref(),
+            None => self.base.get(rel),
+        }
+    }
+
     /// The file for a decoded relative path: the file itself, or the folder's `index.html`.
     pub(super) fn find(&self, rel: &str) -> Option<Arc<Entry>> {
         if rel.is_empty() {
-            return self.files.get("index.html").cloned();
+            return self.get("index.html").cloned();
         }
-        self.files
-            .get(rel)
-            .or_else(|| self.files.get(&format!("{rel}/index.html")))
+        self.get(rel)
+            .or_else(|| self.get(&format!("{rel}/index.html")))
             .cloned()
     }
 
+    /// Every entry, the changes in place of what they replace.
+    fn entries(&self) -> impl Iterator<Item = &Arc<Entry>> + '_ {
+        self.base
+            .iter()
+            .filter(|(rel, _)| !self.changes.contains_key(*rel))
+            .map(|(_, e)| e)
+            .chain(self.changes.values().flatten())
+    }
+
     pub(super) fn variant_ids(&self) -> impl Iterator<Item = u64> + '_ {
-        self.files
-            .values()
-            .flat_map(|e| std::iter::once(&e.plain).chain(&e.compressed))
+        self.entries().flat_map(|e| e.variant_ids())
+    }
+
+    /// This index with `changes` (made against it) folded into a new base.
+    fn folded(&self, changes: HashMap<String, Option<Arc<Entry>>>) -> Index {
+        let mut base = (*self.base).clone();
+        for (rel, entry) in changes {
+            match entry {
+                Some(entry) => base.insert(rel, entry),
+                None => base.remove(&rel),
+            };
+        }
+        Index {
+            base: Arc::new(base),
+            changes: HashMap::new(),
+        }
+    }
+}
+
+impl Entry {
+    fn variant_ids(&self) -> impl Iterator<Item = u64> + '_ {
+        std::iter::once(&self.plain)
+            .chain(&self.compressed)
             .map(|v| v.id)
     }
 }

@@ -57,10 +57,20 @@ pub struct StaticFiles {
 }
 
 /// `dist/` at one moment: relative file path (`contact/index.html`) -> what to send.
+///
+/// The files as last indexed whole (at start, on `SIGHUP`) and what changed since, apart: a
+/// blog rebuild replaces a handful of files, and copying an index of thousands for each
+/// would make a publish cost more the more posts there are. The changes are folded into
+/// the whole once they grow past [`MAX_CHANGES`].
 #[derive(Default)]
 struct Index {
-    files: HashMap<String, Arc<Entry>>,
+    base: Arc<HashMap<String, Arc<Entry>>>,
+    /// A newer entry, or `None` for a file that is gone.
+    changes: HashMap<String, Option<Arc<Entry>>>,
 }
+
+/// How many changed files the index keeps beside its base before folding them in.
+const MAX_CHANGES: usize = 512;
 
 struct Entry {
     content_type: HeaderValue,
@@ -160,7 +170,7 @@ impl StaticFiles {
     /// A file the server chose by its relative path (`.admin/index.html`), compressed when the
     /// browser accepts it; no URL reaches such files by itself (see [`SERVER_ONLY_DIRS`]).
     pub async fn file(&self, rel: &str, accept_encoding: Option<&str>, head: bool) -> Response {
-        let found = self.index.load().files.get(rel).cloned();
+        let found = self.index.load().get(rel).cloned();
         match found {
             Some(entry) => {
                 self.send(&entry, accept_encoding, None, head, StatusCode::OK)
@@ -220,7 +230,7 @@ impl StaticFiles {
                 .iter()
                 .map(String::as_str)
                 .chain(["404.html"])
-                .find_map(|candidate| index.files.get(candidate).cloned())
+                .find_map(|candidate| index.get(candidate).cloned())
         };
         match page {
             Some(entry) => {

@@ -90,6 +90,53 @@ async fn changes_show_after_a_refresh_or_a_reload() {
     );
 }
 
+/// Many refreshes, past the point where the index folds its changes into its base: every
+/// file reads as it is on disk, removed ones are gone, and a changed file's old body is
+/// never served again.
+#[tokio::test]
+async fn refreshes_past_the_fold_keep_every_file_right() {
+    let (dir, files) = site();
+    let page = |n: usize| format!("blog/p{n}/index.html");
+    for n in 0..(MAX_CHANGES + 40) {
+        std::fs::create_dir_all(dir.path().join(format!("blog/p{n}"))).unwrap();
+        std::fs::write(dir.path().join(page(n)), format!("post {n}")).unwrap();
+        files.refresh(vec![page(n)]).await;
+        if n % 100 == 0 {
+            // Read once, so its body is cached, then change it.
+            assert_eq!(
+                get(&files, &format!("/blog/p{n}"), None).await,
+                (200, format!("post {n}"))
+            );
+            std::fs::write(
+                dir.path().join(page(n)),
+                format!("post {n}, edited twice over"),
+            )
+            .unwrap();
+            files.refresh(vec![page(n)]).await;
+        }
+    }
+    std::fs::remove_dir_all(dir.path().join("blog/p7")).unwrap();
+    files.refresh(vec![page(7)]).await;
+    assert!(files.index.load().changes.len() <= MAX_CHANGES, "folded");
+    for n in 0..(MAX_CHANGES + 40) {
+        let want = match n {
+            7 => (404, None),
+            n if n % 100 == 0 => (200, Some(format!("post {n}, edited twice over"))),
+            n => (200, Some(format!("post {n}"))),
+        };
+        let (status, body) = get(&files, &format!("/blog/p{n}"), None).await;
+        assert_eq!(status, want.0, "p{n}");
+        if let Some(want) = want.1 {
+            assert_eq!(body, want, "p{n}");
+        }
+    }
+    assert_eq!(
+        get(&files, "/blog/a", None).await,
+        (200, "post a".into()),
+        "untouched"
+    );
+}
+
 /// Bodies stay within the cache's bound; larger files are still served, from disk.
 #[tokio::test]
 async fn the_cache_is_bounded() {

@@ -46,7 +46,7 @@ pub(super) async fn apply(
                     ..
                 } = applied
                 {
-                    donations::completed(
+                    crate::domain::completion::completed(
                         &mail,
                         c,
                         id,
