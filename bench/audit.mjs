@@ -76,12 +76,16 @@ for (let i = 2; i < process.argv.length; i++) {
 // is not audited: Lighthouse's SEO category fails any page answered with a status other than
 // 200 by design ("Page has unsuccessful HTTP status code"), which is exactly right for a 404.
 const EXCLUDED = ['admin', 'assets', 'media', 'downloads', 'forms'];
+// Pages that ask not to be indexed are left out too: they are personal, reached from a link
+// mailed to someone (a monthly donor's card page), and Lighthouse's SEO score fails them by
+// design; the end-to-end tests check them for accessibility and layout shifts.
 function pages(dir, prefix = '') {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (name.startsWith('.')) return [];
     if (statSync(path).isDirectory()) return !prefix && EXCLUDED.includes(name) ? [] : pages(path, `${prefix}/${name}`);
-    return name === 'index.html' ? [prefix || '/'] : [];
+    if (name !== 'index.html' || readFileSync(path, 'utf8').includes('<meta name="robots" content="noindex">')) return [];
+    return [prefix || '/'];
   });
 }
 const htmlFile = (route) => join(dist, route === '/' ? '' : route, 'index.html');

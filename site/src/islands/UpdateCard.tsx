@@ -6,7 +6,7 @@
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { stripeFor } from '../donate/stripe';
-import { type DonateTexts, formatAmount } from '../donate/rules';
+import type { DonateTexts } from '../donate/rules';
 import { ApiError, apiRequest } from '../lib/api';
 import { toast } from '../lib/toast';
 
@@ -52,12 +52,16 @@ type State =
   | { name: 'form'; plan: PlanView; clientSecret: string; publishableKey: string }
   | { name: 'message'; text: string; tone: 'done' | 'problem' };
 
+// Formatted here rather than with the donate page's rules, which this page would otherwise
+// split out of the donate page's own script (a request more on /donate).
+const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
 export default function UpdateCard({ idPrefix, copy, texts, timeZone }: Props) {
   const [state, setState] = useState<State>({ name: 'loading' });
   const day = (utc: string | null) =>
     utc ? new Intl.DateTimeFormat('en-US', { timeZone, month: 'long', day: 'numeric', year: 'numeric' }).format(new Date(utc)) : '';
   const fill = (text: string, plan: PlanView, date: string | null) =>
-    text.replaceAll('$A', formatAmount(Math.round(Number(plan.amount) * 100))).replaceAll('{date}', day(date));
+    text.replaceAll('$A', dollars.format(Number(plan.amount))).replaceAll('{date}', day(date));
 
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
