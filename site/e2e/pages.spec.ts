@@ -89,9 +89,13 @@ test.describe('every public page', () => {
 });
 
 test.describe('sitemap and robots', () => {
-  test('sitemap.xml lists every public page and robots.txt points to it', async ({ request }) => {
-    const sitemap = await (await request.get('/sitemap.xml')).text();
-    const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+  test('sitemap.xml indexes sitemaps that list every public page, and robots.txt points to it', async ({ request }) => {
+    const locsIn = async (path: string) => [...(await (await request.get(path)).text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    // The index names the pages' sitemap and, once there are posts, the posts' sitemaps.
+    const sitemaps = await locsIn('/sitemap.xml');
+    expect(sitemaps[0]).toBe(`${SITE}/sitemap-pages.xml`);
+    for (const other of sitemaps.slice(1)) expect(other).toMatch(new RegExp(`^${SITE}/blog/sitemap-\\d+\\.xml$`));
+    const locs = (await Promise.all(sitemaps.map((loc) => locsIn(new URL(loc).pathname)))).flat();
     // Every page, the blog, and whatever posts other tests have published meanwhile.
     const pages = locs.filter((loc) => !loc.startsWith(`${SITE}/blog/`));
     const expected = [...PAGES.map((p) => (p.path === '/' ? `${SITE}/` : `${SITE}${p.path}`)), `${SITE}/blog`];

@@ -49,7 +49,7 @@ async fn every_change_to_a_post_is_on_the_site_when_the_reply_comes() {
     assert!(text(&app.get("/blog").await).contains("Our first post."));
     assert!(text(&app.get("/blog/feed.xml").await).contains("<title>Hello World</title>"));
     assert!(
-        text(&app.get("/sitemap.xml").await)
+        text(&app.get("/blog/sitemap-1.xml").await)
             .contains("https://example.org/blog/hello-world</loc><lastmod>")
     );
 
@@ -256,6 +256,7 @@ async fn the_rebuild_hook_gets_the_changed_paths() {
         "blog/index.html",
         "blog/feed.xml",
         "sitemap.xml",
+        "blog/sitemap-1.xml",
     ] {
         assert!(lines.contains(&path), "{path} in {seen:?}");
     }

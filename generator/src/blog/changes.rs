@@ -11,8 +11,8 @@ use anyhow::Result;
 use super::list::{List, list_page, not_found_page};
 use super::post::post_page;
 use super::{
-    Blog, FEED_FILE, FEED_SIZE, NOT_FOUND_FILE, Post, SITEMAP_FILE, archive_route, feed,
-    post_route, sitemap,
+    Blog, FEED_FILE, FEED_SIZE, NOT_FOUND_FILE, Post, SITEMAP_FILE, SITEMAP_PAGES_FILE,
+    archive_route, feed, post_route, sitemap, sitemap_chunk_file,
 };
 use crate::output::{Compression, Output, html_path_for};
 use crate::pages::{Page, PageInputs};
@@ -29,7 +29,12 @@ enum Job<'a> {
     Post(&'a Post),
     List(List),
     Feed,
-    Sitemap,
+    /// `sitemap.xml`, the index.
+    SitemapIndex,
+    /// `sitemap-pages.xml`: only a full build or sync writes it (posts do not change it).
+    SitemapPages,
+    /// The posts' sitemap `k`.
+    SitemapChunk(usize),
 }
 
 /// Every blog file: the not-found page, the posts, the list pages, the feed and the sitemap.
@@ -37,7 +42,8 @@ fn jobs(blog: &Blog) -> Vec<Job<'_>> {
     std::iter::once(Job::NotFound)
         .chain(blog.posts.iter().map(|post| Job::Post(post)))
         .chain(lists(blog).map(Job::List))
-        .chain([Job::Feed, Job::Sitemap])
+        .chain([Job::Feed, Job::SitemapIndex, Job::SitemapPages])
+        .chain((1..=blog.sitemap_chunks()).map(Job::SitemapChunk))
         .collect()
 }
 
@@ -61,10 +67,22 @@ fn render_job(
             ));
         }
         Job::Feed => return Ok((FEED_FILE.into(), feed::render(site, blog)?.into_bytes())),
-        Job::Sitemap => {
+        Job::SitemapIndex => {
             return Ok((
                 SITEMAP_FILE.into(),
-                sitemap::render(site, blog)?.into_bytes(),
+                sitemap::render_index(site, blog)?.into_bytes(),
+            ));
+        }
+        Job::SitemapPages => {
+            return Ok((
+                SITEMAP_PAGES_FILE.into(),
+                sitemap::render_pages(site)?.into_bytes(),
+            ));
+        }
+        Job::SitemapChunk(k) => {
+            return Ok((
+                sitemap_chunk_file(*k),
+                sitemap::render_chunk(site, blog, *k)?.into_bytes(),
             ));
         }
         Job::Post(post) => post_page(inputs, post),
@@ -148,8 +166,22 @@ pub fn sync(site: &Site, blog: &Blog) -> Result<Vec<String>> {
         Ok((rel.clone(), referenced_uploads(bytes)))
     })?);
     // Pages on disk that no post or list page accounts for (`blog/page/` held the list
-    // pages when they were counted from the newest post).
+    // pages when they were counted from the newest post), and posts' sitemaps beyond the
+    // last.
     let blog_dir = site.output.root().join("blog");
+    if let Ok(entries) = std::fs::read_dir(&blog_dir) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let rel = format!("blog/{name}");
+            if name.starts_with("sitemap-")
+                && name.ends_with(".xml")
+                && !expected.contains(rel.as_str())
+            {
+                site.output.remove(&rel)?;
+                touched.push(rel);
+            }
+        }
+    }
     for dir in [
         blog_dir.clone(),
         blog_dir.join("archive"),
@@ -319,13 +351,26 @@ pub fn changes<'a>(site: &'a Site, before: &Blog, after: &'a Blog) -> Result<Cha
     {
         out.rest.push(Job::Feed);
     }
-    if !before
-        .posts
-        .iter()
-        .map(|p| (&p.slug, &p.updated_at))
-        .eq(after.posts.iter().map(|p| (&p.slug, &p.updated_at)))
-    {
-        out.rest.push(Job::Sitemap);
+    // The posts' sitemaps whose posts or dates changed (a new post: the newest one), those
+    // there are no longer posts for, and the index when any of their dates changed.
+    fn entries(b: &Blog, k: usize) -> impl Iterator<Item = (&String, &String)> {
+        b.sitemap_chunk(k).iter().map(|p| (&p.slug, &p.updated_at))
+    }
+    for k in 1..=after.sitemap_chunks() {
+        if !entries(before, k).eq(entries(after, k)) {
+            out.rest.push(Job::SitemapChunk(k));
+        }
+    }
+    for k in after.sitemap_chunks() + 1..=before.sitemap_chunks() {
+        out.remove.push(sitemap_chunk_file(k));
+    }
+    let dates = |b: &Blog| {
+        (1..=b.sitemap_chunks())
+            .map(|k| sitemap::chunk_lastmod(b, k))
+            .collect::<Vec<_>>()
+    };
+    if dates(before) != dates(after) {
+        out.rest.push(Job::SitemapIndex);
     }
     Ok(out)
 }

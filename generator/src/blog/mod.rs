@@ -5,7 +5,10 @@
 //!   a page, counted from the oldest (see [`Blog::archive`]), so a new post changes `/blog`
 //!   and the newest archive page and leaves every other archive page as it was;
 //! - `/blog/{slug}`: one post; `blog/404.html`: what any other `/blog/…` path shows;
-//! - `/blog/feed.xml`: an Atom feed of the [`FEED_SIZE`] newest posts; `sitemap.xml`.
+//! - `/blog/feed.xml`: an Atom feed of the [`FEED_SIZE`] newest posts;
+//! - `sitemap.xml`: a sitemap index of `sitemap-pages.xml` (every other page) and the posts'
+//!   sitemaps `blog/sitemap-{k}.xml`, [`SITEMAP_CHUNK`] posts each, counted from the oldest
+//!   like the archive, so a new post rewrites only the newest of them and the index.
 //!
 //! A full build writes all of it ([`write_all`]). When staff change posts, the api asks
 //! [`changes`] for exactly the files that differ between the blog before and after, and
@@ -44,8 +47,13 @@ const ARCHIVE_ROUTE: &str = "/blog/archive";
 pub const FEED_FILE: &str = "blog/feed.xml";
 /// The blog's not-found page, served for `/blog/…` paths that are not posts.
 pub const NOT_FOUND_FILE: &str = "blog/404.html";
-/// The sitemap's path in the output: the blog writes it (every page's route, and the posts).
+/// The sitemap index's path in the output (robots.txt names it).
 const SITEMAP_FILE: &str = "sitemap.xml";
+/// The sitemap of the pages that are not posts.
+const SITEMAP_PAGES_FILE: &str = "sitemap-pages.xml";
+/// Posts in one of the posts' sitemaps (the protocol allows 50,000; smaller ones are cheap
+/// to rewrite when a post is added).
+pub const SITEMAP_CHUNK: usize = 1000;
 
 /// The published posts, newest first (read by [`Blog::load`] and the other reads in
 /// [`store`]). Each post is shared: the blog after a change keeps the posts that did not
@@ -79,6 +87,20 @@ impl Blog {
         &self.posts[n - through..n - older]
     }
 
+    /// The posts' sitemaps: none for an empty blog.
+    pub fn sitemap_chunks(&self) -> usize {
+        self.posts.len().div_ceil(SITEMAP_CHUNK)
+    }
+
+    /// The posts in sitemap `k` (from 1), newest first, counted from the oldest post as
+    /// [`Blog::archive`] counts its pages.
+    pub fn sitemap_chunk(&self, k: usize) -> &[Arc<Post>] {
+        let n = self.posts.len();
+        let older = ((k.max(1) - 1) * SITEMAP_CHUNK).min(n);
+        let through = (k * SITEMAP_CHUNK).min(n);
+        &self.posts[n - through..n - older]
+    }
+
     /// The archive page that holds the post `i` places from the newest (0: the newest).
     pub fn archive_holding(&self, i: usize) -> Option<usize> {
         archive_holding(self.posts.len(), i)
@@ -94,6 +116,11 @@ pub fn archive_holding(posts: usize, i: usize) -> Option<usize> {
 /// `/blog/archive/{k}`
 pub fn archive_route(k: usize) -> String {
     format!("{ARCHIVE_ROUTE}/{k}")
+}
+
+/// The output path of the posts' sitemap `k`.
+pub fn sitemap_chunk_file(k: usize) -> String {
+    format!("blog/sitemap-{k}.xml")
 }
 
 /// `/blog/{slug}`

@@ -136,7 +136,15 @@ fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
     assert_eq!(faq["mainEntity"].as_array().unwrap().len(), 4);
     assert_eq!(faq["mainEntity"][0]["acceptedAnswer"]["text"], "No.");
 
-    let sitemap = read(&opts, "sitemap.xml");
+    // The index names the pages' sitemap (no posts yet, so no posts' sitemap).
+    let index = read(&opts, "sitemap.xml");
+    assert_eq!(
+        index.matches("<loc>").collect::<Vec<_>>().len(),
+        1,
+        "{index}"
+    );
+    assert!(index.contains("<loc>https://example.org/sitemap-pages.xml</loc>"));
+    let sitemap = read(&opts, "sitemap-pages.xml");
     assert_eq!(
         sitemap.matches("<loc>").count(),
         11,
@@ -299,7 +307,7 @@ fn the_notice_shell_is_the_sites_layout_with_its_markers_and_is_not_indexed() {
         !page.contains(NOTICE_TITLE),
         "every place the title goes is filled"
     );
-    assert!(!read(&opts, "sitemap.xml").contains(".pages"));
+    assert!(!read(&opts, "sitemap-pages.xml").contains(".pages"));
 }
 
 #[test]

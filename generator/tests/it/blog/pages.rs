@@ -179,7 +179,7 @@ fn drafts_and_scheduled_posts_appear_nowhere() {
     )
     .unwrap();
     generator::build(&opts, &EchoRenderer).unwrap();
-    for rel in ["blog/index.html", "blog/feed.xml", "sitemap.xml"] {
+    for rel in ["blog/index.html", "blog/feed.xml", "blog/sitemap-1.xml"] {
         let text = read(&opts, rel);
         assert!(
             !text.contains("Secret draft") && !text.contains("secret-draft"),
@@ -207,6 +207,8 @@ fn blog_files_are_left_for_the_server_to_compress() {
         "blog/404.html",
         "blog/feed.xml",
         "sitemap.xml",
+        "sitemap-pages.xml",
+        "blog/sitemap-1.xml",
     ] {
         assert!(exists(&opts, rel), "{rel}");
         for copy in [format!("{rel}.br"), format!("{rel}.gz")] {
@@ -251,7 +253,15 @@ fn the_feed_is_atom_with_the_newest_twenty_posts_in_full() {
     );
     // Every page points to it.
     assert!(read(&opts, "index.html").contains(r#"<link rel="alternate" type="application/atom+xml" title="FXP Blog" href="/blog/feed.xml">"#));
-    let sitemap = read(&opts, "sitemap.xml");
+    // The sitemap index names the pages' sitemap and the posts', with its latest date.
+    let index = read(&opts, "sitemap.xml");
+    assert!(index.contains("<sitemapindex"), "{index}");
+    assert!(
+        index.contains("<sitemap><loc>https://example.org/sitemap-pages.xml</loc></sitemap>"),
+        "{index}"
+    );
+    assert!(index.contains("<sitemap><loc>https://example.org/blog/sitemap-1.xml</loc><lastmod>2025-01-23T15:30:00Z</lastmod></sitemap>"), "{index}");
+    let sitemap = read(&opts, "blog/sitemap-1.xml");
     assert!(sitemap.contains("<url><loc>https://example.org/blog/post-23</loc><lastmod>2025-01-23T15:30:00Z</lastmod></url>"));
     assert_eq!(sitemap.matches("/blog/post-").count(), 23);
 }

@@ -227,8 +227,9 @@ fn differing(a: &BTreeMap<String, [u8; 32]>, b: &BTreeMap<String, [u8; 32]>) -> 
 
 /// A publish into a blog of a thousand posts rewrites the same handful of files as into a
 /// small one: the post, `/blog`, the newest archive page (and, when it starts a new page,
-/// the one before it, for its link), the feed and the sitemap. Every other file keeps its
-/// bytes, so a site pushed to a CDN uploads and purges only those.
+/// the one before it, for its link), the feed, and the newest posts' sitemap with the
+/// sitemap index. Every other file keeps its bytes, so a site pushed to a CDN uploads and
+/// purges only those.
 #[test]
 fn publishing_into_a_thousand_posts_changes_a_constant_number_of_files() {
     let (_tmp, opts) = built_with(0);
@@ -237,7 +238,8 @@ fn publishing_into_a_thousand_posts_changes_a_constant_number_of_files() {
         let at = "2024-01-01T00:00:00.000Z";
         conn.execute(
             "INSERT INTO blog_posts (title, slug, excerpt, content, author_name, status, publish_date, created_at, updated_at)
-             VALUES (?1, ?2, NULL, ?3, 'Fixture Party Team', 'published', strftime('%Y-%m-%dT%H:%M:%fZ', ?4, ?5), ?4, ?4)",
+             VALUES (?1, ?2, NULL, ?3, 'Fixture Party Team', 'published', strftime('%Y-%m-%dT%H:%M:%fZ', ?4, ?5),
+                     strftime('%Y-%m-%dT%H:%M:%fZ', ?4, ?5), strftime('%Y-%m-%dT%H:%M:%fZ', ?4, ?5))",
             rusqlite::params![
                 format!("Dispatch {i}"),
                 format!("dispatch-{i}"),
@@ -272,6 +274,8 @@ fn publishing_into_a_thousand_posts_changes_a_constant_number_of_files() {
             format!("blog/archive/{newest}/index.html"),
             "blog/feed.xml".to_owned(),
             "sitemap.xml".to_owned(),
+            // Posts 1001 on: the second of the posts' sitemaps (the first, once full, stays).
+            "blog/sitemap-2.xml".to_owned(),
         ];
         if i % 5 == 1 {
             // A new page starts: the page before it now leads to it.
