@@ -163,12 +163,13 @@ async fn describe(cards: &Cards, plan: &Plan) -> Result<Value, ApiError> {
 async fn setup(cards: Cards, ip: IpAddr, body: Value) -> Result<Response, Rejection> {
     let object = fields(&body, &["token"])?;
     let token = token_of(object)?;
+    // The link first: a stranger learns nothing about the site's payments from a bad one.
+    let plan = plan_of(&cards, &token).await?;
     let payments = cards
         .ledger
         .payments
         .clone()
         .ok_or_else(|| ApiError::Unavailable(generator::donations::TEXTS.unavailable.into()))?;
-    let plan = plan_of(&cards, &token).await?;
     if !cards.limiter.allow_setup(ip, &plan.email) {
         tracing::warn!(%ip, email = %masked(&plan.email), "card setups over the limit");
         return Err(ApiError::RetryAfter {
@@ -216,12 +217,13 @@ async fn saved(cards: Cards, body: Value) -> Result<Response, Rejection> {
         .filter(|id| id.len() <= 255 && id.starts_with("seti_"))
         .ok_or_else(|| ApiError::BadRequest("setupIntent must be Stripe's SetupIntent id.".into()))?
         .to_owned();
+    // The link first: a stranger learns nothing about the site's payments from a bad one.
+    let plan = plan_of(&cards, &token).await?;
     let payments = cards
         .ledger
         .payments
         .clone()
         .ok_or_else(|| ApiError::Unavailable(generator::donations::TEXTS.unavailable.into()))?;
-    let plan = plan_of(&cards, &token).await?;
     let setup = payments.setup_intent(&setup_id).await.map_err(|e| {
         tracing::warn!(plan = plan.id, error = %e, "could not read a SetupIntent from Stripe");
         ApiError::NotFound("Stripe does not know this card setup.".into())

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::monthly::{MONTH, link, monthly_app, to};
 use super::{Donate, donor};
-use crate::common::{TestApp, text};
+use crate::common::{TestApp, message, text};
 use crate::mail::smtp::Smtp;
 
 /// The path of plan `plan`'s cancel link, as its first receipt gives it.
@@ -275,4 +275,23 @@ async fn erasing_a_donor_cancels_their_monthly_gifts() {
     assert_eq!(res.status(), 200, "{:?}", res.body());
     assert_eq!(d.plan(plan).await.0, "canceled");
     assert!(d.pass_after(MONTH).await.is_empty());
+}
+
+#[tokio::test]
+async fn the_card_page_judges_its_link_before_saying_payments_are_down() {
+    // No Stripe keys: a stranger's made-up link is refused as a link (404), the same answer
+    // as with payments up, and a body that is not JSON gets its own 415.
+    let app = TestApp::new();
+    for path in ["/api/monthly/card", "/api/monthly/card/saved"] {
+        let body = if path.ends_with("saved") {
+            json!({ "token": "1-00", "setupIntent": "seti_1" })
+        } else {
+            json!({ "token": "1-00" })
+        };
+        let res = app.post_json(path, &body.to_string()).await;
+        assert_eq!(res.status(), 404, "{path}: {:?}", res.body());
+        assert_eq!(message(&res), "This link is not valid.");
+        let res = app.post_form(path, "token=1-00", "/donate/card").await;
+        assert_eq!(res.status(), 415, "{path}: {:?}", res.body());
+    }
 }
