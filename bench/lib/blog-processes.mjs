@@ -42,6 +42,9 @@ export function sideBySide(label, warm, contenders) {
 }
 
 export function startApi(dataDir, distDir, logLevel, extraEnv = {}) {
+  // The api logs to stdout; at a level asked for (BENCH_LOG), show it, since the rebuild's
+  // timings are debug lines.
+  const quiet = logLevel === 'warn' || logLevel === 'error';
   const child = spawn(api, [], {
     cwd: root,
     env: {
@@ -55,9 +58,10 @@ export function startApi(dataDir, distDir, logLevel, extraEnv = {}) {
       ADMIN_PASSWORD: PASSWORD,
       RUST_LOG: logLevel,
     },
-    stdio: ['ignore', 'pipe', logLevel === 'warn' || logLevel === 'error' ? 'pipe' : 'inherit'],
+    stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'],
   });
   const errors = [];
+  if (!quiet) child.stdout.on('data', (d) => process.stderr.write(d));
   child.stderr?.on('data', (d) => {
     const text = d.toString();
     process.stderr.write(text);

@@ -104,6 +104,8 @@ pub struct Site {
     copyright_years: String,
     /// Routes of the pages that are not the blog's, for the sitemap.
     static_routes: Vec<String>,
+    /// The feed's entries as last rendered, reused while their posts are unchanged.
+    pub(crate) feed_entries: crate::blog::FeedEntries,
 }
 
 impl Site {
@@ -162,6 +164,7 @@ impl Site {
             logo_url,
             copyright_years,
             static_routes: Vec::new(),
+            feed_entries: Default::default(),
         };
         site.static_routes = pages::all(&site.inputs())?
             .iter()

@@ -14,7 +14,7 @@ use super::{
     Blog, FEED_FILE, FEED_SIZE, NOT_FOUND_FILE, Post, SITEMAP_FILE, SITEMAP_PAGES_FILE,
     archive_route, feed, post_route, sitemap, sitemap_chunk_file,
 };
-use crate::output::{Compression, Output, html_path_for};
+use crate::output::{Output, html_path_for};
 use crate::pages::{Page, PageInputs};
 use crate::site::Site;
 
@@ -161,10 +161,17 @@ pub fn sync(site: &Site, blog: &Blog) -> Result<Vec<String>> {
             std::fs::read(site.output.root().join(rel)).ok().as_deref() != Some(bytes.as_slice())
         })
         .collect();
-    let mut touched = with_their_images(parallel(&stale, |(rel, bytes)| {
+    let written = parallel(&stale, |(rel, bytes)| {
         write(&site.output, rel, bytes)?;
         Ok((rel.clone(), referenced_uploads(bytes)))
-    })?);
+    })?;
+    site.output.sync_files(
+        &written
+            .iter()
+            .map(|(rel, _)| rel.clone())
+            .collect::<Vec<_>>(),
+    )?;
+    let mut touched = with_their_images(written);
     // Pages on disk that no post or list page accounts for (`blog/page/` held the list
     // pages when they were counted from the newest post), and posts' sitemaps beyond the
     // last.
@@ -207,9 +214,10 @@ pub fn sync(site: &Site, blog: &Blog) -> Result<Vec<String>> {
 
 /// The blog's files are written without compressed copies (the server makes those when a
 /// page is first asked for), by the full build and the api's rebuilds alike, so both give
-/// the same files and a publish goes live in milliseconds.
+/// the same files and a publish goes live in milliseconds. Nor are they synced one by one:
+/// whoever writes them syncs them together once they are live ([`Output::sync_files`]).
 fn write(output: &Output, rel: &str, bytes: &[u8]) -> Result<()> {
-    output.write_with(rel, bytes, Compression::OnDemand)
+    output.write_unsynced(rel, bytes)
 }
 
 /// The output paths of the uploaded images' variants (`media/uploads/…`) that a rendered
@@ -282,12 +290,15 @@ impl Changes<'_> {
         };
         let mut touched = Vec::new();
         let posts = parallel(&self.posts, render_and_write)?;
+        let mut written: Vec<String> = posts.iter().map(|(rel, _)| rel.clone()).collect();
         let stage = with_their_images(posts);
         if !stage.is_empty() {
             live(&stage);
         }
         touched.extend(stage);
-        let mut stage = with_their_images(parallel(&self.rest, render_and_write)?);
+        let rest = parallel(&self.rest, render_and_write)?;
+        written.extend(rest.iter().map(|(rel, _)| rel.clone()));
+        let mut stage = with_their_images(rest);
         for rel in &self.remove {
             output.remove(rel)?;
             stage.push(rel.clone());
@@ -296,6 +307,8 @@ impl Changes<'_> {
             live(&stage);
         }
         touched.extend(stage);
+        // Durable before anyone is told (the reply, REBUILD_HOOK), not before it is live.
+        output.sync_files(&written)?;
         // An image two stages both show is listed once.
         let mut seen = HashSet::new();
         touched.retain(|rel| seen.insert(rel.clone()));
@@ -356,20 +369,18 @@ pub fn changes<'a>(site: &'a Site, before: &Blog, after: &'a Blog) -> Result<Cha
     fn entries(b: &Blog, k: usize) -> impl Iterator<Item = (&String, &String)> {
         b.sitemap_chunk(k).iter().map(|p| (&p.slug, &p.updated_at))
     }
+    // The index lists each sitemap's latest date, which changes only with its entries.
+    let mut index_changed = after.sitemap_chunks() != before.sitemap_chunks();
     for k in 1..=after.sitemap_chunks() {
         if !entries(before, k).eq(entries(after, k)) {
             out.rest.push(Job::SitemapChunk(k));
+            index_changed |= sitemap::chunk_lastmod(before, k) != sitemap::chunk_lastmod(after, k);
         }
     }
     for k in after.sitemap_chunks() + 1..=before.sitemap_chunks() {
         out.remove.push(sitemap_chunk_file(k));
     }
-    let dates = |b: &Blog| {
-        (1..=b.sitemap_chunks())
-            .map(|k| sitemap::chunk_lastmod(b, k))
-            .collect::<Vec<_>>()
-    };
-    if dates(before) != dates(after) {
+    if index_changed {
         out.rest.push(Job::SitemapIndex);
     }
     Ok(out)
@@ -393,12 +404,14 @@ fn shows_the_same(list: List, before: &Blog, after: &Blog) -> bool {
             ],
         )
     }
+    let (old, new) = (list.posts(before), list.posts(after));
     list.links(before) == list.links(after)
-        && list
-            .posts(before)
-            .iter()
-            .map(|p| card(p))
-            .eq(list.posts(after).iter().map(|p| card(p)))
+        && old.len() == new.len()
+        // The same posts, unchanged, are the same `Arc`s: one pointer each, for the hundreds
+        // of pages a publish leaves alone; only a page that holds a changed post compares
+        // what its cards show.
+        && (old.iter().zip(new).all(|(a, b)| Arc::ptr_eq(a, b))
+            || old.iter().map(|p| card(p)).eq(new.iter().map(|p| card(p))))
 }
 
 #[cfg(test)]

@@ -2,6 +2,9 @@
 //! rendered from the `feed.xml` template. Feed readers show the content away from the site,
 //! so its links and images are made absolute ([`absolute_links`]).
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use anyhow::{Result, anyhow};
 use lol_html::{RewriteStrSettings, element, rewrite_str};
 use serde::Serialize;
@@ -26,7 +29,21 @@ struct Entry<'a> {
     author: &'a str,
     summary: Option<&'a str>,
     /// The content as published, links absolute.
-    content: String,
+    content: &'a str,
+}
+
+/// The feed's entries as last rendered, by post: the content they were made from and the
+/// result. Each publish renders the feed again, and cleaning 20 posts' content and making
+/// their links absolute was most of a publish's work; a post's entry depends only on its
+/// content and the site's settings, which a [`Site`] never changes (and uploaded images
+/// are named by their bytes), so an unchanged post's entry is reused.
+#[derive(Debug, Default)]
+pub struct FeedEntries(Mutex<HashMap<i64, (String, Arc<String>)>>);
+
+impl FeedEntries {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, (String, Arc<String>)>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 /// The feed.
@@ -39,21 +56,41 @@ pub(super) fn render(site: &Site, blog: &Blog) -> Result<String> {
         .map(|p| p.updated_at.as_str())
         .max()
         .unwrap_or(EMPTY_UPDATED);
-    let entries = newest
-        .iter()
-        .map(|post| {
-            let html = content_html(inputs.uploads, &post.content, &config.remote_image_hosts);
-            Ok(Entry {
-                title: &post.title,
-                url: config.absolute_url(&post_route(&post.slug)),
-                published: post.published(),
-                updated: &post.updated_at,
-                author: &post.author_name,
-                summary: post.excerpt.as_deref(),
-                content: absolute_links(&html, &config.url)?,
+    let contents = {
+        let mut cached = site.feed_entries.lock();
+        let mut kept = HashMap::with_capacity(newest.len());
+        let contents = newest
+            .iter()
+            .map(|post| {
+                let content = match cached.remove(&post.id) {
+                    Some((source, html)) if source == post.content => html,
+                    _ => {
+                        let html =
+                            content_html(inputs.uploads, &post.content, &config.remote_image_hosts);
+                        Arc::new(absolute_links(&html, &config.url)?)
+                    }
+                };
+                kept.insert(post.id, (post.content.clone(), content.clone()));
+                Ok(content)
             })
+            .collect::<Result<Vec<_>>>()?;
+        // Only what this feed shows is kept: at most FEED_SIZE entries.
+        *cached = kept;
+        contents
+    };
+    let entries: Vec<Entry> = newest
+        .iter()
+        .zip(&contents)
+        .map(|(post, content)| Entry {
+            title: &post.title,
+            url: config.absolute_url(&post_route(&post.slug)),
+            published: post.published(),
+            updated: &post.updated_at,
+            author: &post.author_name,
+            summary: post.excerpt.as_deref(),
+            content,
         })
-        .collect::<Result<Vec<_>>>()?;
+        .collect();
     let mut context = Context::new();
     context.insert("site", config);
     context.insert("subtitle", &site.content.blog.lead);

@@ -51,23 +51,23 @@ impl List {
         }
     }
 
-    /// Where its pager's Previous (newer posts) and Next (older posts) lead. Everything a
-    /// list page shows is its posts and these two links, so a page whose posts and links
-    /// did not change has not changed.
+    /// Where its pager's Previous (newer posts) and Next (older posts) lead: other list
+    /// pages. Everything a list page shows is its posts and these two links, so a page whose
+    /// posts and links did not change has not changed.
     ///
     /// The newest archive page's Previous is `/blog`, which shows every post newer than
     /// it. Each page's links depend only on whether a newer page exists, so a new post
     /// never touches a page below the newest.
-    pub(super) fn links(self, blog: &Blog) -> (Option<String>, Option<String>) {
+    pub(super) fn links(self, blog: &Blog) -> (Option<List>, Option<List>) {
         match self {
-            List::Front => (None, blog.archive_holding(PAGE_SIZE).map(archive_route)),
+            List::Front => (None, blog.archive_holding(PAGE_SIZE).map(List::Archive)),
             List::Archive(k) => (
                 Some(if k < blog.archive_pages() {
-                    archive_route(k + 1)
+                    List::Archive(k + 1)
                 } else {
-                    LIST_ROUTE.to_owned()
+                    List::Front
                 }),
-                (k > 1).then(|| archive_route(k - 1)),
+                (k > 1).then(|| List::Archive(k - 1)),
             ),
         }
     }
@@ -127,6 +127,7 @@ pub(super) fn list_page(inputs: &PageInputs, blog: &Blog, list: List) -> Page {
         _ => None,
     };
     let (previous, next) = list.links(blog);
+    let (previous, next) = (previous.map(List::route), next.map(List::route));
     let pager = json!({
         "show": previous.is_some() || next.is_some(),
         "previous": previous,
