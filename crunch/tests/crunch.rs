@@ -8,8 +8,7 @@ use image::DynamicImage;
 fn compression_round_trips() {
     let text = "The American Conscience Party. ".repeat(200);
     let mut plain = Vec::new();
-    brotli::BrotliDecompress(&mut &brotli(text.as_bytes(), 5).unwrap()[..], &mut plain)
-        .unwrap();
+    brotli::BrotliDecompress(&mut &brotli(text.as_bytes(), 5).unwrap()[..], &mut plain).unwrap();
     assert_eq!(plain, text.as_bytes());
     let mut plain = String::new();
     std::io::Read::read_to_string(
