@@ -82,10 +82,7 @@ impl Blog {
     /// pushed to a CDN would re-upload them all); this way a page, once full, keeps its
     /// posts for good.
     pub fn archive(&self, k: usize) -> &[Arc<Post>] {
-        let n = self.posts.len();
-        let older = ((k.max(1) - 1) * PAGE_SIZE).min(n);
-        let through = (k * PAGE_SIZE).min(n);
-        &self.posts[n - through..n - older]
+        self.group_from_oldest(k, PAGE_SIZE)
     }
 
     /// The posts' sitemaps: none for an empty blog.
@@ -96,9 +93,14 @@ impl Blog {
     /// The posts in sitemap `k` (from 1), newest first, counted from the oldest post as
     /// [`Blog::archive`] counts its pages.
     pub fn sitemap_chunk(&self, k: usize) -> &[Arc<Post>] {
+        self.group_from_oldest(k, SITEMAP_CHUNK)
+    }
+
+    /// Group `k` (from 1) of `size` posts counted from the oldest, newest first.
+    fn group_from_oldest(&self, k: usize, size: usize) -> &[Arc<Post>] {
         let n = self.posts.len();
-        let older = ((k.max(1) - 1) * SITEMAP_CHUNK).min(n);
-        let through = (k * SITEMAP_CHUNK).min(n);
+        let older = ((k.max(1) - 1) * size).min(n);
+        let through = (k * size).min(n);
         &self.posts[n - through..n - older]
     }
 
