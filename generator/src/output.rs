@@ -122,11 +122,7 @@ impl Output {
             write_atomic(&sibling(&path, "gz"), &compressed_gz, self.durable)?;
             write_atomic(&path, bytes, self.durable)?;
         } else {
-            write_atomic(&path, bytes, self.durable)?;
-            // A stale sibling from an earlier, larger version would be served instead.
-            for ext in ["br", "gz"] {
-                let _ = fs::remove_file(sibling(&path, ext));
-            }
+            write_without_copies(&path, bytes, self.durable)?;
         }
         Ok(())
     }
@@ -162,12 +158,7 @@ impl Output {
     /// Until then a crash may leave such a page short; the database holds the posts, and the
     /// api's start-up sync ([`crate::blog::sync`]) rewrites every page whose bytes differ.
     pub fn write_unsynced(&self, rel: &str, bytes: &[u8]) -> Result<()> {
-        let path = self.path_of(rel)?;
-        write_atomic(&path, bytes, false)?;
-        for ext in ["br", "gz"] {
-            let _ = fs::remove_file(sibling(&path, ext));
-        }
-        Ok(())
+        write_without_copies(&self.path_of(rel)?, bytes, false)
     }
 
     /// On a durable output, syncs the files `rels` (those that exist) and then their folders,
@@ -340,6 +331,16 @@ fn write_atomic(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
         .with_context(|| format!("Failed to move {} into place", path.display()))?;
     if durable {
         sync_dir(dir);
+    }
+    Ok(())
+}
+
+/// Writes `path` alone and removes its `.br`/`.gz` copies: a stale copy of an earlier,
+/// larger version would be served instead.
+fn write_without_copies(path: &Path, bytes: &[u8], durable: bool) -> Result<()> {
+    write_atomic(path, bytes, durable)?;
+    for ext in ["br", "gz"] {
+        let _ = fs::remove_file(sibling(path, ext));
     }
     Ok(())
 }
