@@ -8,7 +8,10 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  timeout: 30_000,
+  // A stuck page fails on the 7-second expect timeout below; the test timeout only bounds a
+  // whole scenario, and on a loaded 2-core machine a long one (several axe scans, a payment
+  // and its mail) takes up to twice what it takes alone: 30 s once cut one off at 25.
+  timeout: 45_000,
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {

@@ -138,7 +138,15 @@ test('Preview shows the unsaved text as the public page will, in a new tab', asy
   expect(stored(db, id)).toMatchObject({ title: 'Preview me', content: '<p>The text of Preview me.</p>' });
 });
 
-test('leaving unsaved changes asks first; after a reload they are offered back, and gone once saved', async ({ page, db }) => {
+/** Changes the title and adds to the text of the open post, as a writer does. */
+async function editHalfDone(page: Page): Promise<void> {
+  await field(page, 'Title').fill('Half done, and more');
+  await content(page).click();
+  await page.keyboard.press(`${MOD}+End`);
+  await page.keyboard.type(' A second thought.');
+}
+
+test('leaving unsaved changes asks first, and Stay keeps them', async ({ page, db }) => {
   const id = addPost(db, 'Half done');
   await signIn(page);
   await openEditor(page, id);
@@ -147,10 +155,7 @@ test('leaving unsaved changes asks first; after a reload they are offered back, 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Admin Dashboard');
 
   await openEditor(page, id);
-  await field(page, 'Title').fill('Half done, and more');
-  await content(page).click();
-  await page.keyboard.press(`${MOD}+End`);
-  await page.keyboard.type(' A second thought.');
+  await editHalfDone(page);
   await page.getByRole('link', { name: 'Back to Admin' }).click();
   const ask = page.getByRole('alertdialog', { name: 'Leave without saving?' });
   await expect(ask).toBeVisible();
@@ -161,6 +166,15 @@ test('leaving unsaved changes asks first; after a reload they are offered back, 
   await ask.getByRole('button', { name: 'Stay' }).click();
   await expect(ask).toBeHidden();
   await expect(field(page, 'Title')).toHaveValue('Half done, and more');
+  await expect(content(page)).toHaveText('The text of Half done. A second thought.');
+});
+
+test('after a reload unsaved changes are offered back, gone once saved, and kept after leaving until discarded', async ({ page, db }) => {
+  const id = addPost(db, 'Half done');
+  await signIn(page);
+  await openEditor(page, id);
+  await editHalfDone(page);
+  const ask = page.getByRole('alertdialog', { name: 'Leave without saving?' });
 
   // A reload (or a closed tab) asks the browser's own question first.
   const question = new Promise<string>((resolve) =>

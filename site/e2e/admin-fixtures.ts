@@ -153,7 +153,8 @@ export function seedEverything(db: Db) {
       amount_cents: 2500,
       citizenship_confirmed: true,
       status: 'pending',
-      created_at: minutesAgo(30),
+      // Inside the 10-minute hold: the server's sweep, once a minute, expires older ones.
+      created_at: minutesAgo(2),
     }),
     donationFailed: db.insert('donations', {
       ...donor('Zoe Young', 'zoe@example.org'),
