@@ -170,6 +170,29 @@ test.describe('donating', () => {
     await expect(page.getByLabel('Other amount')).toHaveAttribute('max', '44250');
   });
 
+  test('a donor who leaves the thank-you before the browser got its pass still sees their year on the next page', async ({ page, allowConsole }) => {
+    allowConsole(/Failed to load resource: net::ERR_FAILED/); // the pass request cut off below
+    const email = uniqueEmail('hasty');
+    // The thank-you's request for the pass never comes back, as when the donor leaves at once.
+    let cut = 0;
+    await page.route('**/api/donations/pass', (route) => (cut++ === 0 ? route.abort() : route.continue()));
+    await page.goto('/donate');
+    await page.getByText('$50', { exact: true }).click();
+    await fillDonor(page, { email });
+    await confirmAll(page);
+    await proceed(page).click();
+    await pay(page);
+    await expect(page.getByRole('main').getByRole('status').filter({ hasText: 'Thank you for your donation!' })).toBeVisible();
+    await expect.poll(() => cut).toBe(1);
+
+    await page.goto('/donate');
+    await form(page)
+      .getByLabel(/^Email/)
+      .fill(email);
+    await expect(page.getByText('You have given $50 this year. You can give up to $44,250 more this year.')).toBeVisible();
+    expect(cut).toBe(2);
+  });
+
   test('every rule has its message, on its field', async ({ page, allowConsole }) => {
     allowConsole(failedLoad(400));
     await page.goto('/donate');

@@ -2,8 +2,9 @@
 // is private, so the server tells a donor's totals (and what is left of the limit) only to
 // a browser that has paid a gift in their name: each payment set-up comes with a ticket,
 // which the server turns into a pass once the gift is paid. Passes are kept per e-mail in
-// localStorage, so the donor's next visit sees their year.
-import { apiRequest } from '../lib/api';
+// localStorage, so the donor's next visit sees their year; the ticket is kept in the tab
+// until the server has turned it into a pass.
+import { ApiError, apiRequest } from '../lib/api';
 
 const PASSES_KEY = 'acp-donor-passes';
 /** The header the server reads it from. */
@@ -30,15 +31,47 @@ export function passHeaders(email: string): Record<string, string> | undefined {
   return pass ? { [PASS_HEADER]: pass } : undefined;
 }
 
-/** Turns a paid gift's ticket into the donor's pass and keeps it. Failures are quiet: the
- *  page then treats the donor's year as unknown, as for anyone. */
-export async function redeemTicket(ticket: string, email: string): Promise<void> {
+const TICKET_KEY = 'acp-donor-ticket';
+let redeeming: Promise<void> = Promise.resolve();
+
+/** Keeps a paid gift's ticket in this tab until it has become the donor's pass: a donor who
+ *  leaves the thank-you at once still has their year on the next page. */
+export function holdTicket(ticket: string, email: string): void {
   try {
-    const { pass } = await apiRequest<{ pass: string }>('POST', '/api/donations/pass', { ticket });
-    const passes = load();
-    passes[email.trim().toLowerCase()] = pass;
-    localStorage.setItem(PASSES_KEY, JSON.stringify(passes));
+    sessionStorage.setItem(TICKET_KEY, JSON.stringify({ ticket, email }));
   } catch {
-    // Not paid yet, storage off, or offline: nothing to keep.
+    // Storage off: nothing to keep.
   }
+}
+
+/** Turns the held ticket, if any, into the donor's pass and keeps that. The ticket goes once
+ *  redeemed or refused; while the payment is still going through (409) or the request
+ *  failed, it stays for the next page. Failures are quiet: the page then treats the donor's
+ *  year as unknown, as for anyone. */
+export function redeemHeldTicket(): Promise<void> {
+  redeeming = (async () => {
+    try {
+      const held = sessionStorage.getItem(TICKET_KEY);
+      if (!held) return;
+      const { ticket, email } = JSON.parse(held) as { ticket: string; email: string };
+      try {
+        const { pass } = await apiRequest<{ pass: string }>('POST', '/api/donations/pass', { ticket });
+        const passes = load();
+        passes[email.trim().toLowerCase()] = pass;
+        localStorage.setItem(PASSES_KEY, JSON.stringify(passes));
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status === 409 || error.status === 429) return;
+      }
+      sessionStorage.removeItem(TICKET_KEY);
+    } catch {
+      // Storage off, or what it held is not ours: nothing to redeem.
+    }
+  })();
+  return redeeming;
+}
+
+/** Resolves once a redemption under way has ended, so a lookup made meanwhile shows the
+ *  pass it gives. */
+export function passSettled(): Promise<void> {
+  return redeeming;
 }

@@ -5,7 +5,7 @@
 // nulls, and the page takes the spec's path for an unknown allowance.
 import { useEffect, useState } from 'react';
 import { apiRequest } from '../lib/api';
-import { passHeaders } from './pass';
+import { passHeaders, passSettled } from './pass';
 import type { Allowance } from './rules';
 
 export type AllowanceState =
@@ -42,7 +42,10 @@ export function useAllowance(email: string, year: number): AllowanceState {
       controller = new AbortController();
       setState((s) => (s.status === 'ready' || s.status === 'unknown' ? s : { status: 'loading' }));
       const query = new URLSearchParams({ email: address, year: String(year) });
-      apiRequest<Summary>('GET', `/api/donations/summary?${query}`, undefined, { signal: controller.signal, cache: 'no-store', headers: passHeaders(address) })
+      const signal = controller.signal;
+      // After a pass being redeemed for this browser (pass.ts), so the answer can use it.
+      passSettled()
+        .then(() => apiRequest<Summary>('GET', `/api/donations/summary?${query}`, undefined, { signal, cache: 'no-store', headers: passHeaders(address) }))
         .then((summary) => {
           if (!current) return;
           const allowance = known(summary);

@@ -4,7 +4,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, apiRequest, failureText } from '../lib/api';
 import { toast } from '../lib/toast';
-import { passHeaders, redeemTicket } from './pass';
+import { holdTicket, passHeaders, redeemHeldTicket } from './pass';
 import { takePayment } from './pending';
 import {
   type DonateRules,
@@ -67,7 +67,7 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
     const params = new URLSearchParams(window.location.search);
     if (params.get('success') === 'true') {
       const { amountCents, ticket, email } = takePayment();
-      if (ticket && email && params.get('redirect_status') !== 'failed') void redeemTicket(ticket, email);
+      if (ticket && email && params.get('redirect_status') !== 'failed') holdTicket(ticket, email);
       if (params.get('redirect_status') === 'failed') {
         toast({ variant: 'destructive', title: texts.paymentFailed.title, description: texts.paymentFailed.description });
       } else {
@@ -75,6 +75,7 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
         toast({ title: texts.success, description: amountCents === null ? undefined : formatAmount(amountCents) });
       }
     }
+    void redeemHeldTicket();
     apiRequest<{ publishableKey: string | null }>('GET', '/api/donations/config', undefined, { cache: 'no-store' })
       .then(({ publishableKey }) => setConfig({ status: 'ready', publishableKey }))
       .catch(() => setConfig({ status: 'error' }));
