@@ -66,7 +66,14 @@ export function Dashboard() {
       </div>
       <MailFailures />
 
-      <Tabs.Root value={tab} onValueChange={(value) => setParams(value === 'contacts' ? {} : { tab: value }, { replace: true })} className="mt-8">
+      {/* The switch is rendered at once (flushSync), not as a transition: the keyboard moves
+          focus to the new tab at once, and a Tab pressed next must land in the new panel, not
+          in the old one just before it goes. */}
+      <Tabs.Root
+        value={tab}
+        onValueChange={(value) => setParams(value === 'contacts' ? {} : { tab: value }, { replace: true, flushSync: true })}
+        className="mt-8"
+      >
         <Tabs.List aria-label="Admin lists" className="flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">
           {panels.map(({ value, label, count }) => (
             <Tabs.Trigger
