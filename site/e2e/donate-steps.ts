@@ -1,6 +1,6 @@
 // The donor's steps on /donate, shared by the donate page's tests and the refund test (which
 // pays a gift through the page before staff refund it).
-import { type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 export const form = (page: Page) => page.locator('main form').first();
 
@@ -37,4 +37,15 @@ export const proceed = (page: Page) => page.getByRole('button', { name: 'Proceed
 export async function pay(page: Page, card = '4242 4242 4242 4242') {
   await page.getByLabel('Card number').fill(card);
   await page.getByRole('button', { name: /^Donate \$/ }).click();
+}
+
+/** A whole gift of a preset amount ("$50") from this browser, up to the thank-you. */
+export async function giveOnce(page: Page, amount: string, email: string) {
+  await page.goto('/donate');
+  await page.getByText(amount, { exact: true }).click();
+  await fillDonor(page, { email });
+  await confirmAll(page);
+  await proceed(page).click();
+  await pay(page);
+  await expect(page.getByRole('main').getByRole('status').filter({ hasText: 'Thank you for your donation!' })).toBeVisible();
 }

@@ -3,7 +3,7 @@
 // and message of spec §5 and §8, failures at Stripe, the keyboard, and axe on every stage.
 import { type Locator, type Page } from '@playwright/test';
 import { ADMIN_PASSWORD, expect, expectAccessible, failedLoad, query, sql, test, toastRegion, uniqueEmail } from './fixtures';
-import { confirmAll, fillDonor, form, pay, proceed } from './donate-steps';
+import { confirmAll, fillDonor, form, giveOnce, pay, proceed } from './donate-steps';
 import { startServer } from './server';
 import { routeStripe } from './stripe';
 
@@ -112,13 +112,7 @@ test.describe('donating', () => {
     const email = uniqueEmail('repeat');
     const year = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', year: 'numeric' }).format(new Date());
     // A first gift of $100, paid from this browser.
-    await page.goto('/donate');
-    await page.getByText('$100', { exact: true }).click();
-    await fillDonor(page, { email });
-    await confirmAll(page);
-    await proceed(page).click();
-    await pay(page);
-    await expect(page.getByRole('main').getByRole('status').filter({ hasText: 'Thank you for your donation!' })).toBeVisible();
+    await giveOnce(page, '$100', email);
     await expect.poll(() => donation(email)[0]?.status).toBe('completed');
 
     await page.goto('/donate');
@@ -138,13 +132,7 @@ test.describe('donating', () => {
 
   test("a donor's year is told to the browser that paid, and to nobody else", async ({ page, browser }) => {
     const email = uniqueEmail('private');
-    await page.goto('/donate');
-    await page.getByText('$50', { exact: true }).click();
-    await fillDonor(page, { email });
-    await confirmAll(page);
-    await proceed(page).click();
-    await pay(page);
-    await expect(page.getByRole('main').getByRole('status').filter({ hasText: 'Thank you for your donation!' })).toBeVisible();
+    await giveOnce(page, '$50', email);
     await expect.poll(() => donation(email)[0]?.status).toBe('completed');
 
     // Another browser (a stranger) asks about the same address: no amounts, and the custom
@@ -176,13 +164,7 @@ test.describe('donating', () => {
     // The thank-you's request for the pass never comes back, as when the donor leaves at once.
     let cut = 0;
     await page.route('**/api/donations/pass', (route) => (cut++ === 0 ? route.abort() : route.continue()));
-    await page.goto('/donate');
-    await page.getByText('$50', { exact: true }).click();
-    await fillDonor(page, { email });
-    await confirmAll(page);
-    await proceed(page).click();
-    await pay(page);
-    await expect(page.getByRole('main').getByRole('status').filter({ hasText: 'Thank you for your donation!' })).toBeVisible();
+    await giveOnce(page, '$50', email);
     await expect.poll(() => cut).toBe(1);
 
     await page.goto('/donate');
