@@ -59,17 +59,11 @@ for (const width of [390, 1440]) {
         // Read to the end at once, as a reader who scrolls does, so lazy images and anything
         // below the fold come in too; the observer sees every shift until the network is
         // quiet at the end, hydration's included.
-        // Each step waits two frames, so the lazy images' observers have seen it and the
-        // page has laid out what they started, before the next; all of it in the page, not a
-        // round trip per step.
-        await page.evaluate(async () => {
-          const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
-          for (let y = 0; y < document.documentElement.scrollHeight; y += 600) {
-            window.scrollTo(0, y);
-            await frame();
-            await frame();
-          }
-        });
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        for (let y = 0; y < height; y += 600) {
+          await page.evaluate((top) => window.scrollTo(0, top), y);
+          await page.waitForTimeout(50);
+        }
         await page.waitForLoadState('networkidle');
         const shifts = await page.evaluate(() => window.__shifts);
         const total = shifts.reduce((sum, s) => sum + s.value, 0);

@@ -1,6 +1,6 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useFocusWhenLost } from '../components/useFocusWhenLost';
 import { blogsQuery } from '../features/blog/api';
@@ -29,7 +29,10 @@ export function Dashboard() {
   useFocusWhenLost(heading);
   // The open tab is in the address (?tab=blogs), so Back from the editor returns to it.
   const [params, setParams] = useSearchParams();
-  const tab: Tab = isTab(params.get('tab')) ? (params.get('tab') as Tab) : 'contacts';
+  // The tab is the page's own state, read from the address once: a switch shows at once
+  // (Radix has already moved focus to the new tab, and a Tab pressed next must land in the
+  // new panel), while the address follows as a navigation, which may render a moment later.
+  const [tab, setTab] = useState<Tab>(() => (isTab(params.get('tab')) ? (params.get('tab') as Tab) : 'contacts'));
 
   const counts = {
     contacts: useQuery(contactList.resource.query()).data?.length,
@@ -66,12 +69,12 @@ export function Dashboard() {
       </div>
       <MailFailures />
 
-      {/* The switch is rendered at once (flushSync), not as a transition: the keyboard moves
-          focus to the new tab at once, and a Tab pressed next must land in the new panel, not
-          in the old one just before it goes. */}
       <Tabs.Root
         value={tab}
-        onValueChange={(value) => setParams(value === 'contacts' ? {} : { tab: value }, { replace: true, flushSync: true })}
+        onValueChange={(value) => {
+          setTab(value as Tab);
+          setParams(value === 'contacts' ? {} : { tab: value }, { replace: true });
+        }}
         className="mt-8"
       >
         <Tabs.List aria-label="Admin lists" className="flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">
