@@ -2,7 +2,7 @@
 // page around the text: images; counters; preview of unsaved text; no lost work;
 // failures; axe. Writing, saving and publishing are admin-editor-writing.spec.ts.
 import type { Locator, Page } from '@playwright/test';
-import { expectAccessible, failedLoad, toastRegion } from './fixtures';
+import { expectAccessible, expectImageShown, failedLoad, toastRegion } from './fixtures';
 import { type Db, expect, signIn, test } from './admin-fixtures';
 import { MOD, addPost, button, content, field, openEditor, png, stored } from './admin-editor-helpers';
 
@@ -32,7 +32,7 @@ test('images: the featured image and images in the text, good, too big and of th
   await expect(toast).toContainText('Image "banner.png" uploaded successfully');
   const preview = page.getByRole('img', { name: 'Featured image preview' });
   await expect(preview).toBeVisible();
-  expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+  await expectImageShown(preview, 2);
   await expect(page.getByText('banner.png', { exact: true })).toBeVisible();
   await button(page, 'Remove Image').click();
   await expect(preview).toHaveCount(0);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, query, sql, test, toastRegion, uniqueEmail } from './fixtures';
+import { expect, expectImageShown, query, sql, test, toastRegion, uniqueEmail } from './fixtures';
 
 /** Text a visitor reads in a PDF, with whitespace and typographic quotes normalised. */
 function pdfText(bytes: Buffer): string {
@@ -42,7 +42,7 @@ test.describe('leadership', () => {
     await expect(portrait).toHaveAttribute('srcset', /\/media\/portraits\/.+ 320w, .+ 480w/);
     await expect(portrait).toHaveAttribute('width', /\d+/);
     await expect(portrait).toHaveAttribute('height', /\d+/);
-    expect(await portrait.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expectImageShown(portrait);
 
     await toggle.click();
     await expect(toggle).toHaveText('View Full Leadership', { useInnerText: true });

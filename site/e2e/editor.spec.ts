@@ -9,7 +9,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { createServer, type ViteDevServer } from 'vite';
 
-import { ADMIN_PASSWORD, expect, expectAccessible, failedLoad, test } from './fixtures';
+import { ADMIN_PASSWORD, expect, expectAccessible, expectImageShown, failedLoad, test } from './fixtures';
 import type { Page } from '@playwright/test';
 
 test.describe.configure({ mode: 'serial' });
@@ -150,7 +150,7 @@ test('images upload through the server; a failure is announced', async ({ page, 
   await expect(saved(page)).toHaveText(/^<p>Before the picture<\/p><img src="\/uploads\/[0-9a-f]+\.png" alt="Supporters at the rally"><p><\/p>$/);
   const image = page.getByRole('img', { name: 'Supporters at the rally' });
   await expect(image).toBeVisible();
-  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(2);
+  await expectImageShown(image, 2);
 
   // Not an image at all: the server refuses it, the editor says so.
   const again = page.waitForEvent('filechooser');

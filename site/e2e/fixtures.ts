@@ -1,7 +1,7 @@
 // Shared test setup: the real server's base URL, a guard that fails any test whose page
 // logged an error or warning (hydration mismatches included), axe scans and DB queries.
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 
 interface Fixtures {
@@ -60,6 +60,18 @@ export async function expectAccessible(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
   const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
   expect(summary).toEqual([]);
+}
+
+/** An image as a reader meets it: its address answers with an image, and the browser has
+ *  it decoded and shown, `width` pixels wide when given. Waits for it: an `<img>` sized by
+ *  its class is visible before its bytes arrive, and a broken one never gets a width. */
+export async function expectImageShown(img: Locator, width?: number): Promise<void> {
+  const naturalWidth = expect.poll(() => img.evaluate((e: HTMLImageElement) => (e.complete ? e.naturalWidth : -1)));
+  await (width === undefined ? naturalWidth.toBeGreaterThan(0) : naturalWidth.toBe(width));
+  const src = await img.evaluate((e: HTMLImageElement) => e.currentSrc);
+  const response = await img.page().request.get(src);
+  expect(response.status(), src).toBe(200);
+  expect(response.headers()['content-type'], src).toMatch(/^image\//);
 }
 
 /** Rows from the server's SQLite database (read through the sqlite3 CLI, which sees WAL). */
