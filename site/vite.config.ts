@@ -34,6 +34,8 @@ export default defineConfig(({ isSsrBuild, mode }) => ({
   ssr: { noExternal: true },
   test: {
     include: ['src/**/*.test.{ts,tsx}'],
-    environment: 'jsdom',
+    // Plain Node unless a file asks for a DOM (`// @vitest-environment jsdom` on its first
+    // line): setting up jsdom took half of the unit tests' time, in files that never use it.
+    environment: 'node',
   },
 }));

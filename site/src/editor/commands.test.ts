@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { Editor, Transforms, type Descendant } from 'slate';
 import { describe, expect, it } from 'vitest';
 

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // The editor acts on the selection the browser shows, even before slate-react has read it
 // (it reads the browser's selection only after a `selectionchange` event and a throttle, which
 // never run here: jsdom sends no such event, and nothing below waits).

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // Pastes from other editors and the XSS corpus: what survives is only what the spec keeps,
 // and nothing executable. Every output is also recorded in fixtures/serialized.json, which
 // the server's tests feed to its sanitiser (api/src/editor_rules.rs): it must change none.

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logout, sessionStore, signIn } from '../../app/session';
 import { clearDraft, forgetDraftsOnLogout, keepDraft, readDraft } from './drafts';
