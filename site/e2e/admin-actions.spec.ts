@@ -249,6 +249,35 @@ test('each route change starts at the top of the page', async ({ page, db }) => 
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
 });
 
+test('switching tabs keeps the page where it is', async ({ page, db }) => {
+  for (let i = 0; i < 8; i += 1) {
+    db.insert('contact_messages', { name: `Writer ${i}`, email: `writer${i}@example.org`, subject: 'Hello', message: 'A note.' });
+    db.insert('blog_posts', { title: `Post ${i}`, slug: `post-${i}`, author_name: 'ACP Team', status: 'draft' });
+  }
+  await page.setViewportSize({ width: 390, height: 600 });
+  await signIn(page);
+  await expect(panel(page).getByRole('button', { name: 'Delete contact submission from Writer 0' })).toBeAttached();
+  // Down until the tabs are just under the header, as on a phone, and a tap on another one.
+  const { y } = (await page.getByRole('tablist').boundingBox())!;
+  const header = (await page.getByRole('banner').boundingBox())!;
+  await page.mouse.wheel(0, y - header.height - 8);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+  const before = await page.evaluate(() => {
+    const w = window as unknown as { lowest: number };
+    w.lowest = window.scrollY;
+    addEventListener('scroll', () => (w.lowest = Math.min(w.lowest, window.scrollY)));
+    return window.scrollY;
+  });
+  await tab(page, 'Blogs').click();
+  await expect(page).toHaveURL(/\?tab=blogs$/);
+  await expect(panel(page).getByRole('link', { name: 'Edit Post 0' })).toBeVisible();
+  // The address changes first and the router renders for it after; two frames on, a scroll
+  // that render began has moved the page.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  expect(await page.evaluate(() => (window as unknown as { lowest: number }).lowest)).toBe(before);
+  await expect(tab(page, 'Blogs')).toBeInViewport();
+});
+
 test('Erase a person: a request to be forgotten, done from the dashboard', async ({ page, db, allowConsole }) => {
   allowConsole(failedLoad(400));
   const ids = seedEverything(db);

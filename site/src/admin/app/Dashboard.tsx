@@ -73,7 +73,9 @@ export function Dashboard() {
         value={tab}
         onValueChange={(value) => {
           setTab(value as Tab);
-          setParams(value === 'contacts' ? {} : { tab: value }, { replace: true });
+          // Not a new page: the scroll stays (the router's scroll restoration would otherwise
+          // take a phone that had scrolled down to the tabs back to the top of the screen).
+          setParams(value === 'contacts' ? {} : { tab: value }, { replace: true, preventScrollReset: true });
         }}
         className="mt-8"
       >
