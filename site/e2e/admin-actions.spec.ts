@@ -249,6 +249,13 @@ test('each route change starts at the top of the page', async ({ page, db }) => 
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
 });
 
+declare global {
+  interface Window {
+    /** The smallest `scrollY` (nearest the top) since a test began watching. */
+    lowestScroll: number;
+  }
+}
+
 test('switching tabs keeps the page where it is', async ({ page, db }) => {
   for (let i = 0; i < 8; i += 1) {
     db.insert('contact_messages', { name: `Writer ${i}`, email: `writer${i}@example.org`, subject: 'Hello', message: 'A note.' });
@@ -263,9 +270,8 @@ test('switching tabs keeps the page where it is', async ({ page, db }) => {
   await page.mouse.wheel(0, y - header.height - 8);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
   const before = await page.evaluate(() => {
-    const w = window as unknown as { lowest: number };
-    w.lowest = window.scrollY;
-    addEventListener('scroll', () => (w.lowest = Math.min(w.lowest, window.scrollY)));
+    window.lowestScroll = window.scrollY;
+    addEventListener('scroll', () => (window.lowestScroll = Math.min(window.lowestScroll, window.scrollY)));
     return window.scrollY;
   });
   await tab(page, 'Blogs').click();
@@ -274,7 +280,7 @@ test('switching tabs keeps the page where it is', async ({ page, db }) => {
   // The address changes first and the router renders for it after; two frames on, a scroll
   // that render began has moved the page.
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  expect(await page.evaluate(() => (window as unknown as { lowest: number }).lowest)).toBe(before);
+  expect(await page.evaluate(() => window.lowestScroll)).toBe(before);
   await expect(tab(page, 'Blogs')).toBeInViewport();
 });
 
