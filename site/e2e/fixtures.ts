@@ -55,9 +55,23 @@ export function failedLoad(status: number): RegExp {
 export { expect };
 export { ADMIN_PASSWORD } from './settings';
 
-/** Runs axe (WCAG 2.2 A and AA) on the page and expects no violations. */
+/** Runs axe (WCAG 2.2 A and AA) on the page and expects no violations.
+ *  In axe's legacy mode: one `axe.run` in the page (same-origin frames included). The default
+ *  runs axe in each frame and then again in a new blank page to merge what they found, which
+ *  doubled the time of every scan (on /donate 2.0 s against 0.9 s, the same 44 rules passed)
+ *  for the sake of cross-origin frames, which the site does not have. Should one appear, the
+ *  scan fails rather than leave it unchecked. */
 export async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  const origin = new URL(page.url()).origin;
+  const foreign = page
+    .frames()
+    .map((f) => f.url())
+    .filter((url) => url !== 'about:blank' && new URL(url).origin !== origin);
+  expect(foreign, 'cross-origin frames, which axe would not scan in legacy mode').toEqual([]);
+  const results = await new AxeBuilder({ page })
+    .setLegacyMode(true)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
   const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
   expect(summary).toEqual([]);
 }
