@@ -299,7 +299,11 @@ fn the_notice_shell_is_the_sites_layout_with_its_markers_and_is_not_indexed() {
     let shell = read(&opts, NOTICE_SHELL);
     assert!(shell.contains(r#"<meta name="robots" content="noindex">"#));
     assert!(shell.contains(&format!("<title>{NOTICE_TITLE} | FXP</title>")));
-    assert!(shell.contains(NOTICE_MARKER) && shell.contains(r#"id="site-footer""#));
+    assert!(
+        shell.contains(NOTICE_MARKER)
+            && shell.contains("<footer ")
+            && shell.contains(r#"id="page-end""#)
+    );
     let page = fill_notice(&shell, "You are unsubscribed", &["No more mail."], None);
     assert!(page.contains("<title>You are unsubscribed | FXP</title>"));
     assert!(page.contains(">You are unsubscribed</h1>") && page.contains("No more mail."));
@@ -324,7 +328,7 @@ fn the_admin_shell_loads_the_admin_app_only_there_and_is_not_indexed() {
     assert!(html.contains(r#"<link rel="stylesheet" href="/assets/admin-10.css">"#));
     assert!(html.contains(r#"<script type="module" src="/assets/admin-9.js"></script>"#));
     assert!(html.contains(r#"<div id="admin-root""#) && html.contains("<noscript>"));
-    assert!(html.contains(r#"id="site-footer""#));
+    assert!(html.contains("<footer ") && html.contains(r#"id="page-end""#));
     for page in ["index.html", "contact/index.html", "404.html"] {
         assert!(
             !read(&opts, page).contains("admin-"),
