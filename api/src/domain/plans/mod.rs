@@ -120,6 +120,17 @@ pub fn next_after(anchor: Timestamp, n: i64, now: Timestamp, tz: &TimeZone) -> i
     m
 }
 
+/// The first charge of a plan signed up at `anchor` that falls due at or after `from`, its
+/// number and date: where a plan paused until the new year goes on, on its own day of the
+/// month (a plan begun on the 15th resumes on January 15, not January 1).
+pub fn first_due_from(anchor: Timestamp, from: Timestamp, tz: &TimeZone) -> (i64, Timestamp) {
+    let mut n = 1;
+    while due_at(anchor, n, tz) < from {
+        n += 1;
+    }
+    (n, due_at(anchor, n, tz))
+}
+
 /// How many charges a plan signed up at `now` makes in the calendar year of `now` (the
 /// sign-up gift included): one for each month left in the year, this one included.
 pub fn charges_this_year(now: Timestamp, tz: &TimeZone) -> i64 {
@@ -133,7 +144,8 @@ pub fn day(at: Timestamp, tz: &TimeZone) -> String {
         .to_string()
 }
 
-/// The start of the next calendar year in `tz`, when a plan paused at the limit resumes.
+/// The start of the next calendar year in `tz`, when the pause of a plan paused at the
+/// limit ends (its next charge is its first date after that: [`first_due_from`]).
 pub fn next_new_year(now: Timestamp, tz: &TimeZone) -> Timestamp {
     let year = now.to_zoned_datetime(tz.clone()).year();
     Date::new(year + 1, 1, 1)

@@ -7,7 +7,9 @@ use generator::config::SiteConfig;
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{Plan, RETRY_DAYS, Status, due_at, get, is_hard_decline, next_new_year};
+use super::{
+    Plan, RETRY_DAYS, Status, due_at, first_due_from, get, is_hard_decline, next_new_year,
+};
 use crate::domain::clock::sql_time;
 use crate::domain::donations::{self, year_at};
 use crate::domain::mail::Mail;
@@ -34,16 +36,13 @@ pub(super) fn resume_paused(
     for (id, anchor, until) in paused {
         let (anchor, until): (Timestamp, Timestamp) =
             (anchor.parse().unwrap_or(now), until.parse().unwrap_or(now));
-        let mut n = 1;
-        while due_at(anchor, n, tz) < until {
-            n += 1;
-        }
+        let (n, due) = first_due_from(anchor, until, tz);
         tx.execute(
             "UPDATE donation_plans SET status = 'active', next_charge = MAX(next_charge, ?2), \
                  next_attempt_at = ?3, paused_until = NULL, failures = 0, first_failure_at = NULL, \
                  last_error = NULL, updated_at = ?4 \
              WHERE id = ?1",
-            params![id, n, sql_time(due_at(anchor, n, tz)), sql_time(now)],
+            params![id, n, sql_time(due), sql_time(now)],
         )?;
     }
     Ok(())
@@ -194,12 +193,14 @@ fn pause(
     limit: Option<i64>,
     now: Timestamp,
 ) -> rusqlite::Result<()> {
-    let resume = next_new_year(now, &mail.tz);
+    // Paused until the new year; the donor is told the day the gift really goes on.
+    let until = next_new_year(now, &mail.tz);
+    let (_, resume) = first_due_from(plan.anchor, until, &mail.tz);
     let at = sql_time(now);
     tx.execute(
         "UPDATE donation_plans SET status = 'paused', next_attempt_at = NULL, paused_until = ?2, \
              last_error = 'Annual limit reached', updated_at = ?3 WHERE id = ?1",
-        params![plan.id, sql_time(resume), at],
+        params![plan.id, sql_time(until), at],
     )?;
     if let Some(gift) = gift {
         tx.execute(

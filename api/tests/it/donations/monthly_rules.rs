@@ -233,6 +233,12 @@ async fn a_charge_that_would_pass_the_limit_is_never_made_and_the_plan_resumes_i
     let smtp = Smtp::start();
     let d = monthly_app(&smtp).await;
     before_december(&d);
+    let tz = jiff::tz::TimeZone::get("America/Chicago").unwrap();
+    // Begun on any day but the 1st, so "January 1" would be wrong.
+    if d.app.state.clock.now().to_zoned_datetime(tz.clone()).day() == 1 {
+        d.advance(DAY as i64);
+    }
+    let begun = d.app.state.clock.now().to_zoned_datetime(tz.clone());
     let email = "ivy@example.org";
     // $44,285 given this year: a $10 plan fits once, not twice.
     d.paid(json!(44285), itemized(email)).await;
@@ -270,6 +276,17 @@ async fn a_charge_that_would_pass_the_limit_is_never_made_and_the_plan_resumes_i
         "{}",
         donor_notice[0].text()
     );
+    // The day it really goes on: the plan's own day of the month, in January.
+    let resumes = format!(
+        "will start again on January {}, {}.",
+        begun.day(),
+        d.app.state.clock.now().to_zoned_datetime(tz.clone()).year() + 1
+    );
+    assert!(
+        donor_notice[0].text().contains(&resumes),
+        "{resumes}: {}",
+        donor_notice[0].text()
+    );
     assert_eq!(
         to(&mail, "staff@example.org", "A monthly gift paused at the").len(),
         1
@@ -278,8 +295,7 @@ async fn a_charge_that_would_pass_the_limit_is_never_made_and_the_plan_resumes_i
     assert!(d.pass_after(DAY).await.is_empty());
 
     // In January it goes on, on its own day of the month.
-    let tz = jiff::tz::TimeZone::get("America/Chicago").unwrap();
-    let paused_in = d.app.state.clock.now().to_zoned_datetime(tz).year();
+    let paused_in = d.app.state.clock.now().to_zoned_datetime(tz.clone()).year();
     let mut charged = Vec::new();
     for _ in 0..13 {
         charged.extend(d.pass_after(MONTH).await);
