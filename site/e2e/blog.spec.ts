@@ -2,7 +2,7 @@
 // and its pager, a post with its metadata and structured data, renamed posts, and the
 // blog's own not-found page. Serial: the pager depends on how many posts there are.
 import { type APIRequestContext } from '@playwright/test';
-import { ADMIN_PASSWORD, expect, expectAccessible, failedLoad, test } from './fixtures';
+import { ADMIN_PASSWORD, expect, expectAccessible, failedLoad, shownText, test } from './fixtures';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -38,46 +38,81 @@ test.describe('the blog', () => {
     await expect(page.getByRole('navigation', { name: 'Blog pages' })).toHaveCount(0);
   });
 
-  test('lists published posts five a page, newest first, with a pager', async ({ page, request }) => {
+  test('reads from the newest post to the oldest, five a page and each once, with "Page X of Y", and back', async ({ page, request }) => {
     const token = await signIn(request);
-    for (let i = 1; i <= 6; i++) {
+    for (let i = 1; i <= 12; i++) {
       await save(request, token, 'POST', '/api/admin/blogs', {
         title: `Dispatch ${i}`,
         content: `<p>Report number ${i} from the road.</p>`,
-        excerpt: i === 6 ? null : `Summary of dispatch ${i}.`,
+        excerpt: i === 12 ? null : `Summary of dispatch ${i}.`,
         status: 'published',
       });
     }
     await save(request, token, 'POST', '/api/admin/blogs', { title: 'Unfinished draft', status: 'draft' });
+    const dispatches = (...n: number[]) => n.map((i) => `Dispatch ${i}`);
+    const pages = [dispatches(12, 11, 10, 9, 8), dispatches(7, 6), dispatches(5, 4, 3, 2, 1)];
 
     await page.goto('/blog');
     const cards = page.getByTestId('post-cards').getByRole('article');
-    await expect(cards).toHaveCount(5);
-    await expect(cards.getByRole('heading')).toHaveText(['Dispatch 6', 'Dispatch 5', 'Dispatch 4', 'Dispatch 3', 'Dispatch 2']);
     await expect(cards.first()).toContainText('Read more to discover the full story...');
-    await expect(cards.nth(1)).toContainText('Summary of dispatch 5.');
+    await expect(cards.nth(1)).toContainText('Summary of dispatch 11.');
     await expect(page.getByText('Unfinished draft')).toHaveCount(0);
     const pager = page.getByRole('navigation', { name: 'Blog pages' });
-    await expect(pager.getByRole('link', { name: 'Previous' })).toHaveCount(0);
-    await expectAccessible(page);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await expectAccessible(page);
-
-    // Older posts live in an archive counted from the oldest post, so its pages stay put
-    // as posts are published: page 1 holds the five oldest, with the day they cover.
-    await pager.getByRole('link', { name: 'Next: older posts' }).click();
-    await expect(page).toHaveURL(/\/blog\/archive\/1$/);
     const headings = page.getByTestId('post-cards').getByRole('heading');
-    await expect(headings).toHaveText(['Dispatch 5', 'Dispatch 4', 'Dispatch 3', 'Dispatch 2', 'Dispatch 1']);
+    const label = pager.locator('[aria-current="page"]');
+    const previous = pager.getByRole('link', { name: 'Previous: newer posts' });
+    const next = pager.getByRole('link', { name: 'Next: older posts' });
     const day = String.raw`[A-Z][a-z]+ \d{1,2}, \d{4}`;
-    await expect(pager.getByText(new RegExp(`^Posts from ${day}( to ${day})?$`))).toBeVisible();
-    await expect(pager.getByRole('link', { name: 'Next' })).toHaveCount(0);
-    await expectAccessible(page);
-    await pager.getByRole('link', { name: 'Previous: newer posts' }).click();
-    await expect(page).toHaveURL(/\/blog\/archive\/2$/);
-    await expect(headings).toHaveText(['Dispatch 6']);
-    await pager.getByRole('link', { name: 'Previous' }).click();
+    // Following Next: every post once, newest first, each page numbered.
+    const read: string[] = [];
+    for (const [i, titles] of pages.entries()) {
+      await expect(headings).toHaveText(titles);
+      await expect.poll(() => shownText(label)).toMatch(new RegExp(`^Page ${i + 1} of 3\\b`));
+      await expect(previous).toHaveCount(i > 0 ? 1 : 0);
+      await expect(next).toHaveCount(i < pages.length - 1 ? 1 : 0);
+      if (i > 0) await expect(label.getByText(new RegExp(`^Posts from ${day}( to ${day})?$`))).toBeVisible();
+      read.push(...(await headings.allTextContents()));
+      if (i === 0 || i === 2) {
+        await expectAccessible(page);
+        await page.setViewportSize({ width: 390, height: 844 });
+        await expectAccessible(page);
+        await page.setViewportSize({ width: 1280, height: 720 });
+      }
+      if (i < pages.length - 1) await next.click();
+    }
+    expect(read).toEqual(dispatches(12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1));
+    // And back with Previous, the same pages in reverse, to /blog.
+    for (let i = pages.length - 2; i >= 0; i--) {
+      await previous.click();
+      await expect(headings).toHaveText(pages[i]);
+      await expect.poll(() => shownText(label)).toMatch(new RegExp(`^Page ${i + 1} of 3\\b`));
+    }
     await expect(page).toHaveURL(/\/blog$/);
+  });
+
+  test('publishing fills the newest page, then starts a new one, and every page counts it', async ({ page, request }) => {
+    const token = await signIn(request);
+    const label = page.getByRole('navigation', { name: 'Blog pages' }).locator('[aria-current="page"]');
+    const headings = page.getByTestId('post-cards').getByRole('heading');
+    // 12 posts so far: the oldest five are the last of three pages.
+    await page.goto('/blog/archive/1');
+    await expect(headings).toHaveText(['Dispatch 5', 'Dispatch 4', 'Dispatch 3', 'Dispatch 2', 'Dispatch 1']);
+    await expect.poll(() => shownText(label)).toMatch(/^Page 3 of 3\b/);
+    // Into a page that is not full: it grows, the count stays.
+    for (let i = 13; i <= 15; i++) await save(request, token, 'POST', '/api/admin/blogs', { title: `Dispatch ${i}`, status: 'published' });
+    await page.goto('/blog/archive/2');
+    await expect(headings).toHaveText(['Dispatch 10', 'Dispatch 9', 'Dispatch 8', 'Dispatch 7', 'Dispatch 6']);
+    await expect.poll(() => shownText(label)).toMatch(/^Page 2 of 3\b/);
+    // Into a full page: a new page between /blog and it, and every page says there are four.
+    await save(request, token, 'POST', '/api/admin/blogs', { title: 'Dispatch 16', status: 'published' });
+    await page.goto('/blog');
+    await page.getByRole('link', { name: 'Next: older posts' }).click();
+    await expect(page).toHaveURL(/\/blog\/archive\/3$/);
+    await expect(headings).toHaveText(['Dispatch 11']);
+    await expect.poll(() => shownText(label)).toMatch(/^Page 2 of 4\b/);
+    await page.goto('/blog/archive/1');
+    await expect(headings).toHaveText(['Dispatch 5', 'Dispatch 4', 'Dispatch 3', 'Dispatch 2', 'Dispatch 1']);
+    await expect.poll(() => shownText(label)).toMatch(/^Page 4 of 4\b/);
   });
 
   test('a post has its page, metadata and BlogPosting data', async ({ page, request }) => {

@@ -117,3 +117,35 @@ export function uniqueEmail(tag: string): string {
 export function toastRegion(page: Page) {
   return page.getByRole('region', { name: /Notifications/ });
 }
+
+/** The text an element shows as the browser's accessibility tree has it: what a screen reader
+ *  reads and a reader sees, CSS-generated text (`::before`, counters) included, which
+ *  `innerText`, `textContent` and Playwright's aria snapshots leave out. Its pieces are
+ *  joined by single spaces. */
+export async function shownText(locator: Locator): Promise<string> {
+  const page = locator.page();
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const marker = `shown-${Math.random().toString(36).slice(2)}`;
+    await locator.evaluate((e, m) => e.setAttribute('data-shown-text', m), marker);
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: `[data-shown-text="${marker}"]` });
+    const { node } = await cdp.send('DOM.describeNode', { nodeId });
+    await locator.evaluate((e) => e.removeAttribute('data-shown-text'));
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    const start = nodes.find((n) => n.backendDOMNodeId === node.backendNodeId);
+    if (!start) return '';
+    const texts: string[] = [];
+    const walk = (n: (typeof nodes)[number]) => {
+      if (n.role?.value === 'StaticText') texts.push(String(n.name?.value ?? ''));
+      else for (const id of n.childIds ?? []) walk(byId.get(id)!);
+    };
+    walk(start);
+    // Pieces joined with a space (a block's text and the next one's are apart on screen);
+    // the spaces a piece already has collapse into it.
+    return texts.join(' ').replace(/\s+/g, ' ').trim();
+  } finally {
+    await cdp.detach();
+  }
+}

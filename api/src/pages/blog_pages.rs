@@ -1,9 +1,9 @@
 //! The blog's addresses that are not files: a renamed post's old address answers a
 //! permanent redirect to its new one (the admin API keeps the old slugs), and the list
-//! pages' old addresses lead to their archive page. Everything else under `/blog` is a
+//! pages' old addresses lead to the list page that holds their posts now. Everything else under `/blog` is a
 //! static file, or the blog's own 404 page.
 
-use generator::blog::{LIST_ROUTE, PAGE_SIZE, archive_holding, archive_route, post_route, store};
+use generator::blog::{LIST_ROUTE, archive_pages, list_page_route, post_route, store};
 use warp::filters::BoxedFilter;
 use warp::http::{HeaderValue, StatusCode, header};
 use warp::reply::Response;
@@ -17,9 +17,8 @@ use crate::store::db::Db;
 pub fn routes(db: Db, dist: PathBuf) -> BoxedFilter<(Response,)> {
     let get = warp::get().or(warp::head()).unify();
     // `/blog/page/{n}` counted list pages from the newest post, so its posts moved with
-    // every publish; the archive counts from the oldest. An old address leads (for now: the
-    // answer moves as posts are published) to the archive page that holds the post that was
-    // first on it, had nothing been published since.
+    // every publish. It leads (for now: the answer moves as posts are published) to the page
+    // that says "Page n of …" today, which holds about the posts it held then.
     let list_page = {
         let db = db.clone();
         get.and(warp::path!("blog" / "page" / usize))
@@ -29,14 +28,28 @@ pub fn routes(db: Db, dist: PathBuf) -> BoxedFilter<(Response,)> {
                     if n <= 1 {
                         return Ok(redirect(StatusCode::PERMANENT_REDIRECT, LIST_ROUTE));
                     }
-                    let posts = db
-                        .read(store::published_count)
-                        .await
-                        .map_err(Rejection::from)?;
-                    let first = (n - 1).saturating_mul(PAGE_SIZE);
-                    match archive_holding(posts, first) {
-                        Some(k) => Ok(redirect(StatusCode::FOUND, &archive_route(k))),
+                    let posts = published(&db).await?;
+                    match list_page_route(posts, n) {
+                        Some(route) => Ok(redirect(StatusCode::FOUND, &route)),
                         None => Err(warp::reject::not_found()),
+                    }
+                }
+            })
+    };
+    // An archive page that is not a file: when the archive counted every post from the
+    // oldest, its newest pages held posts that `/blog` shows now, and those addresses may be
+    // linked from elsewhere. They lead to `/blog` until the archive grows into them again
+    // (with the same posts).
+    let archive_page = {
+        let db = db.clone();
+        get.and(warp::path!("blog" / "archive" / usize))
+            .and_then(move |k: usize| {
+                let db = db.clone();
+                async move {
+                    if k >= 1 && k > archive_pages(published(&db).await?) {
+                        Ok(redirect(StatusCode::FOUND, LIST_ROUTE))
+                    } else {
+                        Err(warp::reject::not_found())
                     }
                 }
             })
@@ -61,7 +74,19 @@ pub fn routes(db: Db, dist: PathBuf) -> BoxedFilter<(Response,)> {
                 }
             }
         });
-    list_page.or(renamed).unify().boxed()
+    list_page
+        .or(archive_page)
+        .unify()
+        .or(renamed)
+        .unify()
+        .boxed()
+}
+
+/// How many posts are published.
+async fn published(db: &Db) -> Result<usize, Rejection> {
+    db.read(store::published_count)
+        .await
+        .map_err(Rejection::from)
 }
 
 fn redirect(status: StatusCode, location: &str) -> Response {

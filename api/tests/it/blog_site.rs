@@ -128,12 +128,30 @@ async fn every_change_to_a_post_is_on_the_site_when_the_reply_comes() {
     assert!(!app.dist().join("blog/hello-again/index.html.br").exists());
 }
 
+/// The `n` of "Page X of n" that `blog/pages.css` gives every list page.
+async fn list_pages(app: &TestApp) -> usize {
+    let css = app.get("/blog/pages.css").await;
+    assert_eq!(css.status(), 200);
+    assert_eq!(css.headers()["content-type"], "text/css; charset=utf-8");
+    let css = text(&css);
+    let at = css.find("blog-pages ").expect("the count") + "blog-pages ".len();
+    css[at..].split('}').next().unwrap().parse().unwrap()
+}
+
+/// The post titles on a list page, in order.
+fn titles(html: &str) -> Vec<String> {
+    html.split("Read More<span class=\"sr-only\"> about ")
+        .skip(1)
+        .map(|rest| rest[..rest.find('<').unwrap()].to_owned())
+        .collect()
+}
+
 #[tokio::test]
 async fn archive_pages_follow_and_the_old_list_addresses_lead_to_them() {
     let app = TestApp::with_site(|_| {}).await;
     let token = app.login().await;
     let mut ids = Vec::new();
-    for i in 1..=6 {
+    let mut publish = async |i: usize| {
         let post = save(
             &app,
             &token,
@@ -143,43 +161,95 @@ async fn archive_pages_follow_and_the_old_list_addresses_lead_to_them() {
         )
         .await;
         ids.push(post["id"].clone());
+    };
+    for i in 1..=10 {
+        publish(i).await;
     }
-    let page2 = app.get("/blog/archive/2").await;
-    assert_eq!(page2.status(), 200);
-    assert!(text(&page2).contains("Post 6"));
+    // Ten posts: /blog holds the five newest, the one archive page the five before them.
     assert!(text(&app.get("/blog").await).contains(r#"href="/blog/archive/1""#));
-    // The old addresses, counted from the newest post: page 1 was /blog; page 2 began with
-    // the sixth newest post (post 1), now on archive page 1.
+    let full = app.get("/blog/archive/1").await;
+    assert_eq!(full.status(), 200);
+    assert_eq!(
+        titles(&text(&full)),
+        ["Post 5", "Post 4", "Post 3", "Post 2", "Post 1"]
+    );
+    assert_eq!(list_pages(&app).await, 2);
+    assert!(text(&full).contains(r#"<a href="/blog" class="btn btn-outline" rel="prev""#));
+    // Publishing past a full page starts a new one, between /blog and the full page, and
+    // the count grows; the full page keeps its posts and now leads back to the new one.
+    publish(11).await;
+    let newest = app.get("/blog/archive/2").await;
+    assert_eq!(newest.status(), 200);
+    assert_eq!(titles(&text(&newest)), ["Post 6"]);
+    assert!(text(&app.get("/blog").await).contains(r#"href="/blog/archive/2""#));
+    assert_eq!(list_pages(&app).await, 3);
+    let full = text(&app.get("/blog/archive/1").await);
+    assert_eq!(
+        titles(&full),
+        ["Post 5", "Post 4", "Post 3", "Post 2", "Post 1"]
+    );
+    assert!(full.contains(r#"<a href="/blog/archive/2" class="btn btn-outline" rel="prev""#));
+    // Publishing into a page that is not full: it grows; the count does not, and the full
+    // page keeps its bytes.
+    publish(12).await;
+    assert_eq!(
+        titles(&text(&app.get("/blog/archive/2").await)),
+        ["Post 7", "Post 6"]
+    );
+    assert_eq!(list_pages(&app).await, 3);
+    assert_eq!(text(&app.get("/blog/archive/1").await), full);
+
+    // The old addresses, counted from the newest post, lead to the page that says
+    // "Page n" today.
     let first = app.get("/blog/page/1").await;
     assert_eq!(first.status(), 308);
     assert_eq!(first.headers()["location"], "/blog");
-    let second = app.get("/blog/page/2").await;
-    assert_eq!(
-        second.status(),
-        302,
-        "the answer moves as posts are published"
-    );
-    assert_eq!(second.headers()["location"], "/blog/archive/1");
+    for (n, to) in [(2, "/blog/archive/2"), (3, "/blog/archive/1")] {
+        let old = app.get(&format!("/blog/page/{n}")).await;
+        assert_eq!(old.status(), 302, "the answer moves as posts are published");
+        assert_eq!(old.headers()["location"], to);
+    }
     for gone in [
-        "/blog/page/3",
+        "/blog/page/4",
         "/blog/page/99999999999999999999",
         "/blog/page/18446744073709551615",
         "/blog/page/x",
+        "/blog/archive/0",
+        "/blog/archive/x",
+        "/blog/archive/99999999999999999999",
+        "/blog/archive/1/extra",
     ] {
         assert_eq!(app.get(gone).await.status(), 404, "{gone}");
     }
-    // One post fewer: the second archive page goes.
+    // An archive page beyond the newest held, when the archive counted every post, posts
+    // that /blog shows now.
+    let newer = app.get("/blog/archive/3").await;
+    assert_eq!(newer.status(), 302);
+    assert_eq!(newer.headers()["location"], "/blog");
+
+    // Down to six posts: one archive page, with the oldest post.
+    for id in ids.drain(6..) {
+        app.admin("DELETE", &format!("/api/admin/blogs/{id}"), &token, None)
+            .await;
+    }
+    assert_eq!(titles(&text(&app.get("/blog/archive/1").await)), ["Post 1"]);
+    assert!(!app.dist().join("blog/archive/2/index.html").exists());
+    assert_eq!(
+        app.get("/blog/archive/2").await.headers()["location"],
+        "/blog"
+    );
+    assert_eq!(list_pages(&app).await, 2);
+    // Five: one page, no pager.
     app.admin(
         "DELETE",
-        &format!("/api/admin/blogs/{}", ids[5]),
+        &format!("/api/admin/blogs/{}", ids[0]),
         &token,
         None,
     )
     .await;
-    assert_eq!(app.get("/blog/archive/2").await.status(), 404);
-    assert!(!app.dist().join("blog/archive/2/index.html").exists());
     assert!(!text(&app.get("/blog").await).contains("Blog pages"));
     assert_eq!(app.get("/blog/page/2").await.status(), 404);
+    assert_eq!(list_pages(&app).await, 1);
 }
 
 #[tokio::test]

@@ -11,8 +11,8 @@ use anyhow::Result;
 use super::list::{List, list_page, not_found_page};
 use super::post::post_page;
 use super::{
-    Blog, FEED_FILE, FEED_SIZE, NOT_FOUND_FILE, Post, SITEMAP_FILE, SITEMAP_PAGES_FILE,
-    archive_route, feed, post_route, sitemap, sitemap_chunk_file,
+    Blog, FEED_FILE, FEED_SIZE, NOT_FOUND_FILE, PAGES_CSS_FILE, Post, SITEMAP_FILE,
+    SITEMAP_PAGES_FILE, archive_route, feed, pages_css, post_route, sitemap, sitemap_chunk_file,
 };
 use crate::output::{Output, html_path_for};
 use crate::pages::{Page, PageInputs};
@@ -35,6 +35,8 @@ enum Job<'a> {
     SitemapPages,
     /// The posts' sitemap `k`.
     SitemapChunk(usize),
+    /// `blog/pages.css`, which numbers the list pages.
+    PagesCss,
 }
 
 /// Every blog file: the not-found page, the posts, the list pages, the feed and the sitemap.
@@ -42,7 +44,12 @@ fn jobs(blog: &Blog) -> Vec<Job<'_>> {
     std::iter::once(Job::NotFound)
         .chain(blog.posts.iter().map(|post| Job::Post(post)))
         .chain(lists(blog).map(Job::List))
-        .chain([Job::Feed, Job::SitemapIndex, Job::SitemapPages])
+        .chain([
+            Job::PagesCss,
+            Job::Feed,
+            Job::SitemapIndex,
+            Job::SitemapPages,
+        ])
         .chain((1..=blog.sitemap_chunks()).map(Job::SitemapChunk))
         .collect()
 }
@@ -67,6 +74,12 @@ fn render_job(
             ));
         }
         Job::Feed => return Ok((FEED_FILE.into(), feed::render(site, blog)?.into_bytes())),
+        Job::PagesCss => {
+            return Ok((
+                PAGES_CSS_FILE.into(),
+                pages_css(blog.list_pages()).into_bytes(),
+            ));
+        }
         Job::SitemapIndex => {
             return Ok((
                 SITEMAP_FILE.into(),
@@ -322,10 +335,11 @@ impl Changes<'_> {
 
 /// The files that differ when the published posts go from `before` to `after`: changed or
 /// new post pages, the pages of posts gone (unpublished, deleted or renamed), the list pages
-/// whose cards or links changed (and surplus archive pages), the feed and the sitemap. A new
-/// post changes `/blog` and the newest archive page (one in five also starts a new archive
-/// page, and the page before it gains its link to it): a constant number of files however
-/// many posts there are.
+/// whose cards or links changed (and surplus archive pages), the stylesheet that numbers them,
+/// the feed and the sitemap. A new post changes `/blog` and the newest archive page (one in
+/// five also starts a new archive page, the page before it gains its link to it, and the
+/// count of pages in `blog/pages.css` grows): a constant number of files however many posts
+/// there are.
 pub fn changes<'a>(site: &'a Site, before: &Blog, after: &'a Blog) -> Result<Changes<'a>> {
     let mut out = Changes {
         site,
@@ -355,6 +369,11 @@ pub fn changes<'a>(site: &'a Site, before: &Blog, after: &'a Blog) -> Result<Cha
     }
     for k in after.archive_pages() + 1..=before.archive_pages() {
         out.remove.push(html_path_for(&archive_route(k)));
+    }
+    // One publish in five adds a list page: every page's "Page X of Y" changes, and only
+    // this file says so.
+    if after.list_pages() != before.list_pages() {
+        out.rest.push(Job::PagesCss);
     }
     if !before
         .posts

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::post::{display_date, image_html};
-use super::{Blog, LIST_ROUTE, NOT_FOUND_FILE, PAGE_SIZE, Post, archive_route, post_route};
+use super::{Blog, LIST_ROUTE, NOT_FOUND_FILE, Post, archive_route, post_route};
 use crate::content::Meta;
 use crate::output::html_path_for;
 use crate::pages::{Page, PageInputs};
@@ -52,15 +52,19 @@ impl List {
     }
 
     /// Where its pager's Previous (newer posts) and Next (older posts) lead: other list
-    /// pages. Everything a list page shows is its posts and these two links, so a page whose
+    /// pages. Everything a list page shows is its posts, these two links and its place
+    /// counted from the end (which never changes: see [`super::pages_css`]), so a page whose
     /// posts and links did not change has not changed.
     ///
-    /// The newest archive page's Previous is `/blog`, which shows every post newer than
-    /// it. Each page's links depend only on whether a newer page exists, so a new post
-    /// never touches a page below the newest.
+    /// `/blog`'s Next is the newest archive page, whose Previous is `/blog`. Each page's
+    /// links depend only on whether a newer page exists, so a new post never touches a page
+    /// below the newest.
     pub(super) fn links(self, blog: &Blog) -> (Option<List>, Option<List>) {
         match self {
-            List::Front => (None, blog.archive_holding(PAGE_SIZE).map(List::Archive)),
+            List::Front => (
+                None,
+                (blog.archive_pages() > 0).then(|| List::Archive(blog.archive_pages())),
+            ),
             List::Archive(k) => (
                 Some(if k < blog.archive_pages() {
                     List::Archive(k + 1)
@@ -79,14 +83,6 @@ pub(super) fn list_page(inputs: &PageInputs, blog: &Blog, list: List) -> Page {
     let texts = &c.blog;
     let route = list.route();
     let posts = list.posts(blog);
-    let meta = match list {
-        List::Front => texts.meta.clone(),
-        List::Archive(k) => Meta {
-            title: format!("{} | Archive page {k}", texts.meta.title),
-            ..texts.meta.clone()
-        },
-    };
-    let meta = inputs.web_page_meta(&route, "Blog", &meta);
     let cards: Vec<Card> = posts
         .iter()
         .map(|post| Card {
@@ -110,8 +106,9 @@ pub(super) fn list_page(inputs: &PageInputs, blog: &Blog, list: List) -> Page {
             }),
         })
         .collect();
-    // An archive page names the dates it covers (a page number counted from the oldest
-    // post would mean little to a reader); a page with one date names it once.
+    // An archive page names the dates it covers, in its title and under its number (which
+    // comes from `blog/pages.css`, so a page that cannot load it still says where it is); a
+    // page with one date names it once.
     let span = match (list, posts.last(), posts.first()) {
         (List::Archive(_), Some(oldest), Some(newest)) => {
             let (from, to) = (
@@ -126,6 +123,14 @@ pub(super) fn list_page(inputs: &PageInputs, blog: &Blog, list: List) -> Page {
         }
         _ => None,
     };
+    let meta = match &span {
+        Some(span) => Meta {
+            title: format!("{} | {span}", texts.meta.title),
+            ..texts.meta.clone()
+        },
+        None => texts.meta.clone(),
+    };
+    let meta = inputs.web_page_meta(&route, "Blog", &meta);
     let (previous, next) = list.links(blog);
     let (previous, next) = (previous.map(List::route), next.map(List::route));
     let pager = json!({
@@ -133,6 +138,11 @@ pub(super) fn list_page(inputs: &PageInputs, blog: &Blog, list: List) -> Page {
         "previous": previous,
         "next": next,
         "span": span,
+        // Archive page `k` is the `k`th from the end; `/blog` is the first page.
+        "from_end": match list {
+            List::Front => None,
+            List::Archive(k) => Some(k),
+        },
     });
     Page {
         route: Some(route.clone()),

@@ -1,9 +1,12 @@
 //! The blog: published posts from the database, rendered by Tera into static pages like
 //! every other page (no islands, nothing fetched in the browser).
 //!
-//! - `/blog`: the [`PAGE_SIZE`] newest posts; `/blog/archive/{k}`: every post, [`PAGE_SIZE`]
-//!   a page, counted from the oldest (see [`Blog::archive`]), so a new post changes `/blog`
-//!   and the newest archive page and leaves every other archive page as it was;
+//! - `/blog`: the [`PAGE_SIZE`] newest posts; `/blog/archive/{k}`: the older posts,
+//!   [`PAGE_SIZE`] a page, counted from the oldest (see [`Blog::archive`]), so a new post
+//!   changes `/blog` and the newest archive page and leaves every other archive page as it
+//!   was. A reader who follows Next from `/blog` meets every post once, newest first; each
+//!   page says "Page X of Y", its numbers filled in by `blog/pages.css` (see [`pages_css`]),
+//!   the one file that changes when the number of pages does;
 //! - `/blog/{slug}`: one post; `blog/404.html`: what any other `/blog/…` path shows;
 //! - `/blog/feed.xml`: an Atom feed of the [`FEED_SIZE`] newest posts;
 //! - `sitemap.xml`: a sitemap index of `sitemap-pages.xml` (every other page) and the posts'
@@ -44,6 +47,8 @@ pub const FEED_SIZE: usize = 20;
 pub const LIST_ROUTE: &str = "/blog";
 /// The archive pages' parent.
 const ARCHIVE_ROUTE: &str = "/blog/archive";
+/// The stylesheet that numbers the list pages (see [`pages_css`]).
+pub const PAGES_CSS_FILE: &str = "blog/pages.css";
 /// The feed's path in the output.
 pub const FEED_FILE: &str = "blog/feed.xml";
 /// The blog's not-found page, served for `/blog/…` paths that are not posts.
@@ -71,18 +76,30 @@ impl Blog {
         &self.posts[..PAGE_SIZE.min(self.posts.len())]
     }
 
-    /// Archive pages: none for an empty blog.
-    pub fn archive_pages(&self) -> usize {
-        self.posts.len().div_ceil(PAGE_SIZE)
+    /// The posts older than `/blog`'s, newest first: the archive's.
+    fn older(&self) -> &[Arc<Post>] {
+        &self.posts[self.front().len()..]
     }
 
-    /// The posts on archive page `k` (from 1), newest first. Pages are counted from the
-    /// oldest post: page 1 holds the five oldest, and only the newest page is ever short.
-    /// Numbered from the newest, every page would shift with each new post (and a site
-    /// pushed to a CDN would re-upload them all); this way a page, once full, keeps its
-    /// posts for good.
+    /// Archive pages: none until there are more posts than `/blog` shows.
+    pub fn archive_pages(&self) -> usize {
+        archive_pages(self.posts.len())
+    }
+
+    /// The posts on archive page `k` (from 1), newest first: the posts older than `/blog`'s,
+    /// counted in pages from the oldest, so page 1 holds the five oldest and only the newest
+    /// archive page (page 2 of the reading order, right after `/blog`) is ever short. Numbered
+    /// from the newest, every page would shift with each new post (and a site pushed to a
+    /// CDN would re-upload them all); this way a page, once full, keeps its posts for good.
+    /// The full pages are the same as when the archive counted every post from the oldest,
+    /// so addresses published then still show the posts they showed.
     pub fn archive(&self, k: usize) -> &[Arc<Post>] {
-        self.group_from_oldest(k, PAGE_SIZE)
+        group_from_oldest(self.older(), k, PAGE_SIZE)
+    }
+
+    /// The list pages in all, `/blog` included: the Y of "Page X of Y".
+    pub fn list_pages(&self) -> usize {
+        list_pages(self.posts.len())
     }
 
     /// The posts' sitemaps: none for an empty blog.
@@ -93,27 +110,55 @@ impl Blog {
     /// The posts in sitemap `k` (from 1), newest first, counted from the oldest post as
     /// [`Blog::archive`] counts its pages.
     pub fn sitemap_chunk(&self, k: usize) -> &[Arc<Post>] {
-        self.group_from_oldest(k, SITEMAP_CHUNK)
-    }
-
-    /// Group `k` (from 1) of `size` posts counted from the oldest, newest first.
-    fn group_from_oldest(&self, k: usize, size: usize) -> &[Arc<Post>] {
-        let n = self.posts.len();
-        let older = ((k.max(1) - 1) * size).min(n);
-        let through = (k * size).min(n);
-        &self.posts[n - through..n - older]
-    }
-
-    /// The archive page that holds the post `i` places from the newest (0: the newest).
-    pub fn archive_holding(&self, i: usize) -> Option<usize> {
-        archive_holding(self.posts.len(), i)
+        group_from_oldest(&self.posts, k, SITEMAP_CHUNK)
     }
 }
 
-/// In a blog of `posts` posts, the archive page that holds the post `i` places from the
-/// newest (0: the newest); `None` past the oldest.
-pub fn archive_holding(posts: usize, i: usize) -> Option<usize> {
-    (i < posts).then(|| (posts - 1 - i) / PAGE_SIZE + 1)
+/// Group `k` (from 1) of `size` of `posts` (newest first) counted from the oldest, newest first.
+fn group_from_oldest<T>(posts: &[T], k: usize, size: usize) -> &[T] {
+    let n = posts.len();
+    let older = ((k.max(1) - 1) * size).min(n);
+    let through = (k * size).min(n);
+    &posts[n - through..n - older]
+}
+
+/// In a blog of `posts` published posts, the archive's pages.
+pub fn archive_pages(posts: usize) -> usize {
+    posts.saturating_sub(PAGE_SIZE).div_ceil(PAGE_SIZE)
+}
+
+/// In a blog of `posts` published posts, the list pages in all (`/blog` and the archive).
+pub fn list_pages(posts: usize) -> usize {
+    1 + archive_pages(posts)
+}
+
+/// In a blog of `posts` published posts, the address of the list page a reader meets
+/// `n`th (from 1) following Next from `/blog`, the page that says "Page n of …": `/blog`,
+/// then the archive from its newest page down to page 1. `None` past the last.
+pub fn list_page_route(posts: usize, n: usize) -> Option<String> {
+    let archive = archive_pages(posts);
+    match n {
+        1 => Some(LIST_ROUTE.to_owned()),
+        n if (2..=archive + 1).contains(&n) => Some(archive_route(archive + 2 - n)),
+        _ => None,
+    }
+}
+
+/// `blog/pages.css`, which writes each list page's "Page X of Y" in a blog of `pages` list
+/// pages. A list page carries only what never changes: archive page `k` is the `k`th page
+/// from the end (`--from-end: k`); `/blog` is the first. The number of pages grows by one
+/// every five posts, and with it every page's X and Y; writing them into the pages would
+/// rewrite all of them (800 at 4,000 posts) one publish in five. Here the count lives in
+/// this one small file instead, which every list page links to, and CSS counters (which
+/// browsers show and read out like text, without JavaScript) do the sum. Without the file
+/// the label is simply absent; the page still shows the dates it covers.
+pub fn pages_css(pages: usize) -> String {
+    format!(
+        "/* The blog's list pages number themselves: there are {pages}. Written by the generator. */\n\
+         .blog-page-of{{counter-reset:blog-page calc({after} - var(--from-end,{pages})) blog-pages {pages}}}\n\
+         .blog-page-of::before{{content:\"Page \" counter(blog-page) \" of \" counter(blog-pages)}}\n",
+        after = pages + 1,
+    )
 }
 
 /// `/blog/archive/{k}`
@@ -172,24 +217,74 @@ mod tests {
     }
 
     #[test]
-    fn the_archive_is_counted_from_the_oldest_post() {
-        for (n, pages) in [(0, 0), (1, 1), (5, 1), (6, 2), (11, 3)] {
+    fn the_archive_holds_the_posts_older_than_the_front_page_counted_from_the_oldest() {
+        for (n, pages) in [
+            (0, 0),
+            (1, 0),
+            (5, 0),
+            (6, 1),
+            (10, 1),
+            (11, 2),
+            (12, 2),
+            (16, 3),
+        ] {
             assert_eq!(blog(n).archive_pages(), pages, "{n} posts");
+            assert_eq!(archive_pages(n as usize), pages, "{n} posts");
+            assert_eq!(blog(n).list_pages(), pages + 1, "{n} posts");
         }
-        let eleven = blog(11);
-        assert_eq!(ids(eleven.front()), [11, 10, 9, 8, 7]);
-        assert_eq!(ids(eleven.archive(1)), [5, 4, 3, 2, 1]);
-        assert_eq!(ids(eleven.archive(2)), [10, 9, 8, 7, 6]);
-        assert_eq!(ids(eleven.archive(3)), [11]);
-        assert_eq!(ids(blog(3).front()), [3, 2, 1]);
-        assert_eq!(eleven.archive_holding(0), Some(3));
-        assert_eq!(eleven.archive_holding(1), Some(2));
-        assert_eq!(eleven.archive_holding(10), Some(1));
-        assert_eq!(eleven.archive_holding(11), None);
-        // A new post leaves the full pages as they were.
         let twelve = blog(12);
-        assert_eq!(eleven.archive(1), twelve.archive(1));
-        assert_eq!(eleven.archive(2), twelve.archive(2));
-        assert_eq!(ids(twelve.archive(3)), [12, 11]);
+        assert_eq!(ids(twelve.front()), [12, 11, 10, 9, 8]);
+        assert_eq!(ids(twelve.archive(2)), [7, 6]);
+        assert_eq!(ids(twelve.archive(1)), [5, 4, 3, 2, 1]);
+        assert!(twelve.archive(3).is_empty());
+        assert_eq!(ids(blog(3).front()), [3, 2, 1]);
+        // Read in order (/blog, then the archive from its newest page), every post once,
+        // newest first.
+        for n in 0..40 {
+            let b = blog(n);
+            let read: Vec<i64> = ids(b.front())
+                .into_iter()
+                .chain(
+                    (1..=b.archive_pages())
+                        .rev()
+                        .flat_map(|k| ids(b.archive(k))),
+                )
+                .collect();
+            assert_eq!(read, (1..=n).rev().collect::<Vec<_>>(), "{n} posts");
+        }
+        // A new post leaves the full pages as they were, and the full pages hold what they
+        // held when the archive counted every post from the oldest.
+        let (sixteen, seventeen) = (blog(16), blog(17));
+        assert_eq!(sixteen.archive(1), seventeen.archive(1));
+        assert_eq!(sixteen.archive(2), seventeen.archive(2));
+        assert_eq!(ids(sixteen.archive(3)), [11]);
+        assert_eq!(ids(seventeen.archive(3)), [12, 11]);
+        assert_eq!(ids(seventeen.archive(2)), [10, 9, 8, 7, 6]);
+    }
+
+    #[test]
+    fn list_pages_are_numbered_from_the_newest() {
+        assert_eq!(list_page_route(3, 1).as_deref(), Some("/blog"));
+        assert_eq!(list_page_route(3, 2), None);
+        assert_eq!(list_page_route(12, 2).as_deref(), Some("/blog/archive/2"));
+        assert_eq!(list_page_route(12, 3).as_deref(), Some("/blog/archive/1"));
+        assert_eq!(list_page_route(12, 4), None);
+        assert_eq!(list_page_route(12, 0), None);
+        assert_eq!(
+            list_page_route(4000, 800).as_deref(),
+            Some("/blog/archive/1")
+        );
+        assert_eq!(
+            list_page_route(4000, 2).as_deref(),
+            Some("/blog/archive/799")
+        );
+        assert_eq!(list_page_route(4000, usize::MAX), None);
+    }
+
+    #[test]
+    fn the_stylesheet_counts_pages_from_the_end() {
+        let css = pages_css(3);
+        assert!(css.contains("counter-reset:blog-page calc(4 - var(--from-end,3)) blog-pages 3"));
+        assert!(css.contains(r#"content:"Page " counter(blog-page) " of " counter(blog-pages)"#));
     }
 }

@@ -50,45 +50,86 @@ fn blog_shows_the_five_newest_posts_with_a_pager_only_when_there_are_more() {
     }
 }
 
+/// The list page's "Page X of Y" as a browser shows it: X and Y from `blog/pages.css`'s
+/// counters, `--from-end` from the page (none on `/blog`).
+fn page_label(opts: &generator::BuildOptions, html: &str) -> String {
+    let css = read(opts, "blog/pages.css");
+    let number = |after: &str| -> usize {
+        let at = css.find(after).unwrap() + after.len();
+        css[at..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let (after, pages) = (number("calc("), number("blog-pages "));
+    assert_eq!(after, pages + 1, "{css}");
+    let from_end = match html
+        .split(r#"<span class="blog-page-of" style="--from-end:"#)
+        .nth(1)
+    {
+        Some(rest) => rest[..rest.find('"').unwrap()].parse().unwrap(),
+        None => {
+            assert!(html.contains(r#"<span class="blog-page-of"></span>"#));
+            pages
+        }
+    };
+    assert!(html.contains(r#"<link rel="stylesheet" href="/blog/pages.css">"#));
+    format!("Page {} of {pages}", after - from_end)
+}
+
 #[test]
-fn the_archive_counts_pages_from_the_oldest_post_and_links_both_ways() {
-    let (_tmp, opts) = built_with(11);
-    // Next from /blog leads to the page holding the sixth newest post (post 6, page 2).
-    let first = read(&opts, "blog/index.html");
-    assert!(first.contains(
-        r#"<a href="/blog/archive/2" class="btn btn-outline" rel="next" aria-label="Next: older posts">Next</a>"#
-    ));
-    let page = |k: usize| read(&opts, &format!("blog/archive/{k}/index.html"));
-    assert_eq!(titles(&page(1)), [5, 4, 3, 2, 1]);
-    assert_eq!(titles(&page(2)), [10, 9, 8, 7, 6]);
-    assert_eq!(titles(&page(3)), [11]);
-    assert!(!exists(&opts, "blog/archive/4/index.html"));
+fn following_next_from_the_blog_meets_every_post_once_newest_first() {
+    let (_tmp, opts) = built_with(12);
+    let page = |route: &str| read(&opts, &generator::output::html_path_for(route));
     let link =
         |rel: &str, to: &str| format!(r#"<a href="{to}" class="btn btn-outline" rel="{rel}""#);
-    // Previous is newer posts: the next page up, or /blog from the newest page.
+    // /blog: the five newest; its Next is the newest archive page, which holds the posts
+    // between them and the first full page (the one page that may be short).
+    let first = page("/blog");
+    assert_eq!(titles(&first), [12, 11, 10, 9, 8]);
+    assert!(first.contains(&link("next", "/blog/archive/2")) && !first.contains("rel=\"prev\""));
+    assert_eq!(page_label(&opts, &first), "Page 1 of 3");
+    let second = page("/blog/archive/2");
+    assert_eq!(titles(&second), [7, 6]);
     assert!(
-        page(1).contains(&link("prev", "/blog/archive/2")) && !page(1).contains("rel=\"next\"")
+        second.contains(&link("prev", "/blog"))
+            && second.contains(&link("next", "/blog/archive/1"))
     );
+    assert_eq!(page_label(&opts, &second), "Page 2 of 3");
+    let third = page("/blog/archive/1");
+    assert_eq!(titles(&third), [5, 4, 3, 2, 1]);
+    assert!(third.contains(&link("prev", "/blog/archive/2")) && !third.contains("rel=\"next\""));
+    assert_eq!(page_label(&opts, &third), "Page 3 of 3");
+    assert!(!exists(&opts, "blog/archive/3/index.html"));
+    // An archive page also names the dates it covers, in its title too.
+    assert!(third.contains(">Posts from January 1, 2025 to January 5, 2025<"));
     assert!(
-        page(2).contains(&link("prev", "/blog/archive/3"))
-            && page(2).contains(&link("next", "/blog/archive/1"))
+        third.contains(
+            "<title>Fixture Blog | Posts from January 1, 2025 to January 5, 2025</title>"
+        )
     );
+    assert!(second.contains(">Posts from January 6, 2025 to January 7, 2025<"));
     assert!(
-        page(3).contains(&link("prev", "/blog"))
-            && page(3).contains(&link("next", "/blog/archive/2"))
-    );
-    // A page names its dates, not a number that would move.
-    assert!(page(1).contains("Posts from January 1, 2025 to January 5, 2025"));
-    assert!(page(3).contains(">Posts from January 11, 2025<"));
-    assert!(page(2).contains("<title>Fixture Blog | Archive page 2</title>"));
-    assert!(
-        !page(2).contains("Featured Articles"),
+        !second.contains("Featured Articles"),
         "featured cards only on /blog"
     );
-    assert!(
-        !page(2).contains("Page 2 of"),
-        "no page count that changes with every post"
+    // One more page's worth: the newest page is short, the full ones are the same bytes.
+    let (_tmp, more) = built_with(17);
+    let again = |route: &str| read(&more, &generator::output::html_path_for(route));
+    assert_eq!(titles(&again("/blog/archive/3")), [12, 11]);
+    assert_eq!(
+        again("/blog/archive/1"),
+        third,
+        "a full page keeps its bytes"
     );
+    assert_eq!(page_label(&more, &again("/blog/archive/1")), "Page 4 of 4");
+    assert_eq!(page_label(&more, &again("/blog/archive/3")), "Page 2 of 4");
+    // At most five posts: one page, no pager and no counting.
+    let (_tmp, few) = built_with(5);
+    let only = read(&few, "blog/index.html");
+    assert!(!only.contains("blog-page-of") && !only.contains("/blog/pages.css"));
 }
 
 #[test]
@@ -202,7 +243,7 @@ fn blog_files_are_left_for_the_server_to_compress() {
     let (_tmp, opts) = built_with(6);
     for rel in [
         "blog/index.html",
-        "blog/archive/2/index.html",
+        "blog/archive/1/index.html",
         "blog/post-1/index.html",
         "blog/404.html",
         "blog/feed.xml",
