@@ -11,6 +11,7 @@
 
 use std::collections::HashSet;
 use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use generator::blog::{self, Blog};
@@ -62,6 +63,8 @@ impl SiteHandle {
 pub struct Rebuilder {
     requests: Option<mpsc::UnboundedSender<Request>>,
     site: Option<SiteHandle>,
+    /// Passes the worker has made, the first sync included (for tests: what waited on one).
+    passes: Arc<AtomicU64>,
 }
 
 impl Rebuilder {
@@ -70,6 +73,7 @@ impl Rebuilder {
         Rebuilder {
             requests: None,
             site: None,
+            passes: Arc::default(),
         }
     }
 
@@ -82,11 +86,18 @@ impl Rebuilder {
     ) -> Rebuilder {
         let (tx, rx) = mpsc::unbounded_channel();
         let site = SiteHandle::new(opts);
-        tokio::spawn(worker(site.clone(), db, hook, files, rx));
+        let passes = Arc::new(AtomicU64::new(0));
+        tokio::spawn(worker(site.clone(), db, hook, files, rx, passes.clone()));
         Rebuilder {
             requests: Some(tx),
             site: Some(site),
+            passes,
         }
+    }
+
+    /// How many passes the worker has made so far.
+    pub fn passes(&self) -> u64 {
+        self.passes.load(Ordering::SeqCst)
     }
 
     /// The site the pages are rendered with; `None` when rebuilds are off.
@@ -123,6 +134,7 @@ async fn worker(
     hook: Option<String>,
     files: Arc<StaticFiles>,
     mut requests: mpsc::UnboundedReceiver<Request>,
+    passes: Arc<AtomicU64>,
 ) {
     let mut current: Option<Current> = None;
     // The first pass syncs everything, even before anyone asks.
@@ -131,6 +143,7 @@ async fn worker(
     let mut changed: Option<HashSet<i64>> = None;
     loop {
         let result = run(&site, &db, &files, &mut current, changed.take()).await;
+        passes.fetch_add(1, Ordering::SeqCst);
         let result = match result {
             Ok(paths) => {
                 // The hook pushes what is already live; nobody waits for it.

@@ -332,6 +332,66 @@ async fn the_rebuild_hook_gets_the_changed_paths() {
     }
 }
 
+/// A draft's saves, schedules and unschedules change nothing the public sees, so their
+/// answers wait for no rebuild; a publish, and then an edit of the published post, do.
+#[tokio::test]
+async fn changes_the_public_cannot_see_wait_for_no_rebuild() {
+    let app = TestApp::with_site(|_| {}).await;
+    let token = app.login().await;
+    let passes = || app.state.rebuilder.passes();
+    let before = passes();
+    let post = save(
+        &app,
+        &token,
+        "POST",
+        "/api/admin/blogs",
+        json!({ "title": "Quiet" }),
+    )
+    .await;
+    let path = format!("/api/admin/blogs/{}", post["id"]);
+    save(
+        &app,
+        &token,
+        "PATCH",
+        &path,
+        json!({ "content": "<p>More.</p>" }),
+    )
+    .await;
+    let at = (app.state.clock.now() + jiff::SignedDuration::from_hours(48)).to_string();
+    save(
+        &app,
+        &token,
+        "POST",
+        &format!("{path}/schedule"),
+        json!({ "publishDate": at }),
+    )
+    .await;
+    save(
+        &app,
+        &token,
+        "POST",
+        &format!("{path}/unschedule"),
+        json!(null),
+    )
+    .await;
+    assert_eq!(passes(), before, "no rebuild for a draft");
+    save(
+        &app,
+        &token,
+        "POST",
+        &format!("{path}/publish"),
+        json!(null),
+    )
+    .await;
+    assert_eq!(passes(), before + 1);
+    assert_eq!(app.get("/blog/quiet").await.status(), 200);
+    save(&app, &token, "PATCH", &path, json!({ "status": "draft" })).await;
+    assert_eq!(passes(), before + 2, "unpublishing is a public change");
+    assert_eq!(app.get("/blog/quiet").await.status(), 404);
+    app.admin("DELETE", &path, &token, None).await;
+    assert_eq!(passes(), before + 2, "nor does deleting a draft");
+}
+
 #[tokio::test]
 async fn a_failed_rebuild_keeps_the_post_and_says_the_site_is_behind() {
     let app = TestApp::with_site(|_| {}).await;

@@ -79,6 +79,11 @@ impl Post {
         }
     }
 
+    /// Whether the public sees the post: [`published!`]'s rule, for a post in hand.
+    pub fn is_published(&self) -> bool {
+        self.status == "published" && self.publish_date.is_some()
+    }
+
     /// When the post was published, UTC, ISO-8601 (every post the site shows has one; empty
     /// for one never published).
     pub fn published(&self) -> &str {

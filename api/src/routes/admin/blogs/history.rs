@@ -131,5 +131,7 @@ async fn restore(
             Ok(find(tx, id)?.ok_or_else(|| not_found(id)))
         })
         .await??;
-    Ok(answer_after_rebuild(&blogs, post.id, StatusCode::OK, &post).await)
+    // A restore keeps the post's status: it shows in public only if it is published.
+    let public = post.is_published();
+    Ok(answer_after_rebuild(&blogs, post.id, public, StatusCode::OK, &post).await)
 }

@@ -395,16 +395,28 @@ pub(super) fn changed_elsewhere() -> ApiError {
     )
 }
 
-/// Brings the public blog up to date and answers with `body` once it is live. The change
-/// is saved whatever happens here: if the pages could not be written, the answer says so
-/// (`warning`), and the next change or a `generator build` repairs them.
+/// Whether a change of a post can change the public site: only if the post was published
+/// before it (`was`) or is after it. A draft's save, a schedule or an unschedule changes no
+/// public page, so it is answered without a rebuild.
+fn seen_in_public(was: Option<&Post>, is: &Post) -> bool {
+    was.is_some_and(Post::is_published) || is.is_published()
+}
+
+/// Brings the public blog up to date, when the change of `post` can show there (`public`),
+/// and answers with `body` once it is live. The change is saved whatever happens here: if
+/// the pages could not be written, the answer says so (`warning`), and the next change or a
+/// `generator build` repairs them.
 async fn answer_after_rebuild<T: Serialize>(
     blogs: &Blogs,
     post: i64,
+    public: bool,
     status: StatusCode,
     body: &T,
 ) -> Response {
     let mut body = serde_json::to_value(body).unwrap_or_default();
+    if !public {
+        return json(status, &body);
+    }
     if let Err(why) = blogs.rebuilder.rebuild(Some(post)).await {
         tracing::warn!(%why, "a blog change is saved but not yet on the public site");
         body["warning"] = serde_json::json!(
@@ -418,7 +430,8 @@ async fn answer_after_rebuild<T: Serialize>(
 async fn create(blogs: Blogs, admin: Admin, input: Input) -> Result<Response, Rejection> {
     let fields = Fields::merge(input, None, &blogs.site)?;
     let post = save_in_db(&blogs, None, None, fields, admin.ip).await?;
-    Ok(answer_after_rebuild(&blogs, post.id, StatusCode::CREATED, &post).await)
+    let public = seen_in_public(None, &post);
+    Ok(answer_after_rebuild(&blogs, post.id, public, StatusCode::CREATED, &post).await)
 }
 
 /// PATCH /api/admin/blogs/{id}: changes what the body sends. With `version`, only if the
@@ -438,7 +451,8 @@ async fn update(
     let from = input.version;
     let fields = Fields::merge(input, Some(&existing), &blogs.site)?;
     let post = save_in_db(&blogs, Some(id), from, fields, admin.ip).await?;
-    Ok(answer_after_rebuild(&blogs, post.id, StatusCode::OK, &post).await)
+    let public = seen_in_public(Some(&existing), &post);
+    Ok(answer_after_rebuild(&blogs, post.id, public, StatusCode::OK, &post).await)
 }
 
 /// POST /api/admin/blogs/{id}/publish: publishes a draft or scheduled post now, setting its
@@ -461,7 +475,7 @@ async fn publish(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rej
         })
         .await?
         .ok_or_else(|| not_found(id))?;
-    Ok(answer_after_rebuild(&blogs, post.id, StatusCode::OK, &post).await)
+    Ok(answer_after_rebuild(&blogs, post.id, true, StatusCode::OK, &post).await)
 }
 
 /// DELETE /api/admin/blogs/{id}
@@ -470,19 +484,19 @@ async fn delete(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Reje
     let deleted = blogs
         .db
         .write(move |tx| {
-            let deleted = store::delete(tx, id)?;
-            if deleted {
-                audit::record(tx, Action::Delete, Some(&format!("blog:{id}")), admin.ip)?;
-            }
-            Ok(deleted)
+            let Some(post) = find(tx, id)? else {
+                return Ok(None);
+            };
+            store::delete(tx, id)?;
+            audit::record(tx, Action::Delete, Some(&format!("blog:{id}")), admin.ip)?;
+            Ok(Some(post))
         })
-        .await?;
-    if !deleted {
-        return Err(not_found(id).into());
-    }
+        .await?
+        .ok_or_else(|| not_found(id))?;
     Ok(answer_after_rebuild(
         &blogs,
         id,
+        deleted.is_published(),
         StatusCode::OK,
         &serde_json::json!({ "success": true }),
     )

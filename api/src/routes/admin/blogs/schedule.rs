@@ -78,7 +78,9 @@ async fn schedule(
             Ok(find(tx, id)?.ok_or_else(|| not_found(id)))
         })
         .await??;
-    Ok(answer_after_rebuild(&blogs, post.id, StatusCode::OK, &post).await)
+    // Neither a scheduled post nor a draft shows in public (the scheduler publishes it,
+    // with its own rebuild, when its time comes).
+    Ok(answer_after_rebuild(&blogs, post.id, false, StatusCode::OK, &post).await)
 }
 
 /// POST /api/admin/blogs/{id}/unschedule: a scheduled post goes back to a draft, with no
@@ -105,5 +107,7 @@ async fn unschedule(blogs: Blogs, admin: Admin, id: String) -> Result<Response, 
             Ok(find(tx, id)?.ok_or_else(|| not_found(id)))
         })
         .await??;
-    Ok(answer_after_rebuild(&blogs, post.id, StatusCode::OK, &post).await)
+    // Neither a scheduled post nor a draft shows in public (the scheduler publishes it,
+    // with its own rebuild, when its time comes).
+    Ok(answer_after_rebuild(&blogs, post.id, false, StatusCode::OK, &post).await)
 }
