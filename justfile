@@ -19,16 +19,18 @@ deps:
 # Build the client bundles (when their sources changed) and generate the whole static site into dist/.
 build: deps
     node site/scripts/build-if-changed.mjs
-    cargo run --quiet -p generator -- build
+    cargo run -p generator -- build
 
 # Build, then serve dist/ and /api on BIND:PORT (default 127.0.0.1:8080) with data/site.db.
 # The debug build `just dev` uses (dependencies lightly optimised, see Cargo.toml), the
 # generator and the server in one invocation so what they share compiles once: a newcomer's
-# first run compiles about a fifth less than a release build would. A deployment builds the
-# server in release (docs/operations.md).
+# first run compiles about a fifth less than a release build would, and says so before it
+# starts (cargo's own progress shows: a first compile is long and should not look hung). A
+# deployment builds the server in release (docs/operations.md).
 serve: deps
     node site/scripts/build-if-changed.mjs
-    cargo build --quiet -p generator -p api
+    @if [ ! -x {{target}}/debug/api ] || [ ! -x {{target}}/debug/generator ]; then echo "Compiling the server and the generator for the first time: about 10 minutes on 2 cores; later runs take seconds. Cargo shows its progress below."; fi
+    cargo build -p generator -p api
     {{target}}/debug/generator build
     {{target}}/debug/api
 
