@@ -16,9 +16,27 @@ pub fn email(address: &str) -> String {
     }
 }
 
-/// A request path for the log: every segment that holds an e-mail address (`@`, or
-/// `%40` encoded) is masked with [`email`].
+/// The pages whose address ends in a secret: a link mailed to one person (confirm,
+/// unsubscribe, cancel a monthly gift, sign a donor's browsers out) or a staff preview.
+/// Whoever reads the log must not be able to use them.
+const TOKEN_PATHS: &[&str] = &[
+    "/newsletter/confirm/",
+    "/newsletter/unsubscribe/",
+    "/donate/monthly/cancel/",
+    "/donate/history/sign-out/",
+    "/admin/preview/",
+];
+
+/// A request path for the log: the secret at the end of a mailed link's address is
+/// replaced by `…` ([`TOKEN_PATHS`]), and every segment that holds an e-mail address (`@`,
+/// or `%40` encoded) is masked with [`email`].
 pub fn path(path: &str) -> Cow<'_, str> {
+    if let Some(prefix) = TOKEN_PATHS
+        .iter()
+        .find(|p| path.starts_with(*p) && path.len() > p.len())
+    {
+        return Cow::Owned(format!("{prefix}…"));
+    }
     if !path.contains('@') && !path.contains("%40") {
         return Cow::Borrowed(path);
     }
@@ -53,6 +71,29 @@ mod tests {
         assert_eq!(path("/contact"), "/contact");
         assert_eq!(path("/u/jane@example.org/x"), "/u/j…@example.org/x");
         assert_eq!(path("/u/jane%40example.org"), "/u/j…@example.org");
+    }
+
+    #[test]
+    fn the_secrets_in_mailed_links_are_not_logged() {
+        assert_eq!(
+            path("/newsletter/confirm/12-1790000000-0123456789abcdef0123456789abcdef"),
+            "/newsletter/confirm/…"
+        );
+        assert_eq!(
+            path("/newsletter/unsubscribe/12-00ff"),
+            "/newsletter/unsubscribe/…"
+        );
+        assert_eq!(
+            path("/donate/monthly/cancel/3-abcd"),
+            "/donate/monthly/cancel/…"
+        );
+        assert_eq!(
+            path("/donate/history/sign-out/YUB4Lm9yZw.abcd"),
+            "/donate/history/sign-out/…"
+        );
+        assert_eq!(path("/admin/preview/abcdef"), "/admin/preview/…");
+        assert_eq!(path("/newsletter/confirm/"), "/newsletter/confirm/");
+        assert_eq!(path("/blog/a-long-post-title"), "/blog/a-long-post-title");
     }
 
     #[test]
