@@ -67,8 +67,17 @@ CREATE TABLE sms_consents (
     disclosure_version TEXT REFERENCES sms_disclosures (version),
     method TEXT,
     note TEXT,
+    -- The signup's address, for a grant from a form: erasing that person removes it.
+    email TEXT,
     CHECK (action = 'revoked' OR disclosure_version IS NOT NULL)
 );
+
+-- A number's stop, kept as a keyed hash of the number when its records were erased with
+-- their person: no signup form can agree for it again (only staff, sms_consents).
+CREATE TABLE sms_revocations (
+    phone_key TEXT PRIMARY KEY,
+    revoked_at TEXT NOT NULL
+) WITHOUT ROWID;
 
 CREATE INDEX sms_consents_phone ON sms_consents (phone, id);
 
@@ -175,13 +184,15 @@ CREATE TABLE stripe_events (
 -- the dispute's id). An admin refund is `requested` before Stripe hears of it, then takes
 -- Stripe's status (`error` when our call failed). Only pending, requires_action and succeeded
 -- lower a donor's total, and only in the gift's own year: `refund_year` is the calendar year
--- of `refunded_at` in the party's time zone.
+-- of `refunded_at` in the party's time zone. Origin: 'admin' (staff), 'stripe' (its
+-- dashboard, a lost dispute) or 'limit' (the server's own, of what a paid gift gave past the
+-- year's limit).
 CREATE TABLE donation_refunds (
     id INTEGER PRIMARY KEY,
     donation_id INTEGER NOT NULL REFERENCES donations (id),
     stripe_id TEXT UNIQUE,
     kind TEXT NOT NULL CHECK (kind IN ('refund', 'chargeback')),
-    origin TEXT NOT NULL CHECK (origin IN ('admin', 'stripe')),
+    origin TEXT NOT NULL CHECK (origin IN ('admin', 'stripe', 'limit')),
     amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
     status TEXT NOT NULL CHECK (status IN ('requested', 'error', 'pending', 'requires_action', 'succeeded', 'failed', 'canceled')),
     reason TEXT NOT NULL,
@@ -310,3 +321,19 @@ CREATE TABLE mail_queue (
 
 CREATE INDEX mail_queue_due ON mail_queue (status, next_attempt_at);
 CREATE INDEX mail_queue_about ON mail_queue (about);
+
+-- A donor's pass epoch, by a keyed hash of their address: every pass and history link names
+-- the epoch it was made in, and "sign out everywhere" (a receipt's link) moves it on.
+CREATE TABLE donor_pass_epochs (
+    email_key TEXT PRIMARY KEY,
+    epoch INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- Newsletter confirmation mails sent, per mailbox (a keyed hash of the address as the mail
+-- system reads it) and day, and in all ('*') per hour.
+CREATE TABLE confirm_mail_counts (
+    mailbox_key TEXT NOT NULL,
+    period TEXT NOT NULL,
+    sent INTEGER NOT NULL CHECK (sent > 0),
+    PRIMARY KEY (mailbox_key, period)
+) WITHOUT ROWID;

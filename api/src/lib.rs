@@ -50,6 +50,8 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     .or(pages::newsletter_links::routes(state.clone()))
     .unify()
     .or(pages::plan_links::routes(state.clone()))
+    .unify()
+    .or(pages::donor_links::routes(state.clone()))
     .unify();
     let api = warp::path::full()
         .and(warp::path("api"))

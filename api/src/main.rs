@@ -109,6 +109,9 @@ async fn serve() -> anyhow::Result<()> {
     // Monthly gifts missed while the server was down are charged now (once each), the rest
     // when they fall due.
     state.charger.clone().start();
+    // Refunds of what passed the year's limit that a crash left unmade are made now, the
+    // rest as gifts complete.
+    state.limit_refunder.clone().start();
 
     // After an outside `generator build`, `kill -HUP` makes the server see the new files.
     let mut hangups = signal(SignalKind::hangup()).context("Failed to listen for SIGHUP")?;

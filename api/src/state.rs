@@ -9,6 +9,7 @@ use generator::content::{Home, TextConsent};
 use crate::config::Config;
 use crate::domain::auth::Auth;
 use crate::domain::clock::Clock;
+use crate::domain::donations::limit_refunds::LimitRefunder;
 use crate::domain::donor_pass::DonorPasses;
 use crate::domain::mail::Mail;
 use crate::domain::payments::Payments;
@@ -51,6 +52,9 @@ pub struct AppState {
     /// pass after moving the clock).
     pub charger: Charger,
     pub donation_limiter: Arc<DonationLimiter>,
+    /// Refunds what a paid gift gave past the year's limit (`main` starts its task; tests
+    /// call its pass).
+    pub limit_refunder: LimitRefunder,
     /// Outgoing mail: what the site sends, and the task that delivers it.
     pub mail: Arc<Mail>,
     /// The generated site, served from memory.
@@ -78,6 +82,8 @@ pub struct Ledger {
     pub site: Arc<SiteConfig>,
     /// `None` when no Stripe keys are configured.
     pub payments: Option<Arc<Payments>>,
+    /// Makes the refunds of what passed the year's limit (wake it after a completion).
+    pub refunder: LimitRefunder,
 }
 
 impl AppState {
@@ -89,6 +95,7 @@ impl AppState {
             mail: self.mail.clone(),
             site: self.site.clone(),
             payments: self.payments.clone(),
+            refunder: self.limit_refunder.clone(),
         }
     }
 
@@ -174,12 +181,20 @@ impl AppState {
         // What a crash or an outage left queued goes out now.
         mail.start();
         let site = Arc::new(site);
+        let limit_refunder = LimitRefunder::new(
+            db.clone(),
+            clock.clone(),
+            mail.clone(),
+            site.clone(),
+            payments.clone(),
+        );
         let charger = Charger::new(
             db.clone(),
             clock.clone(),
             mail.clone(),
             site.clone(),
             payments.clone(),
+            limit_refunder.clone(),
         );
         Ok(AppState {
             config: Arc::new(config),
@@ -197,6 +212,7 @@ impl AppState {
             payments,
             charger,
             donation_limiter,
+            limit_refunder,
             mail,
             static_files,
             security_headers,

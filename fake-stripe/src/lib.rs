@@ -16,6 +16,7 @@
 //!   `setup_future_usage` saves its card to that customer once paid; an intent created with
 //!   `confirm=true`, `off_session=true` and a saved card's `payment_method` is charged at
 //!   once (a monthly gift), succeeding or declined as `payment_methods/{pm}/charges` said.
+//!   `DELETE /v1/customers/{id}` deletes one with its saved cards (a person erased).
 //! - `POST /v1/setup_intents` (secret key), `GET /v1/setup_intents/{id}` and
 //!   `POST /v1/setup_intents/{id}/confirm` (as Stripe.js calls it): a new card saved to a
 //!   customer; the declined test card is refused.
@@ -168,6 +169,18 @@ impl FakeStripe {
             .count()
     }
 
+    /// The amounts of the refunds made of payment `intent`, oldest first.
+    pub fn refunds_of_intent(&self, intent: &str) -> Vec<i64> {
+        let state = self.lock();
+        state
+            .refund_order
+            .iter()
+            .filter_map(|id| state.refunds.get(id))
+            .filter(|r| r["payment_intent"] == intent)
+            .filter_map(|r| r["amount"].as_i64())
+            .collect()
+    }
+
     /// Every request the api made, oldest first.
     pub fn requests(&self) -> Vec<Recorded> {
         self.lock().requests.clone()
@@ -190,6 +203,14 @@ impl FakeStripe {
     /// The events sent so far.
     pub fn events(&self) -> Vec<SentEvent> {
         self.lock().events.clone()
+    }
+
+    /// Puts an intent in `processing`, as a bank debit is while it clears: no event is sent
+    /// until a later [`FakeStripe::settle`].
+    pub fn start_processing(&self, id: &str) {
+        if let Some(intent) = self.lock().intents.get_mut(id) {
+            intent["status"] = serde_json::json!("processing");
+        }
     }
 
     /// Moves an intent to `status` (`succeeded`, `requires_payment_method` after a decline,

@@ -95,6 +95,7 @@ impl FakeStripe {
             ("POST", ["v1", "customers"]) if secret_key => {
                 self.create_customer(params, idempotency_key)
             }
+            ("DELETE", ["v1", "customers", id]) if secret_key => self.delete_customer(id),
             ("POST", ["v1", "setup_intents"]) if secret_key => {
                 self.create_setup_intent(params, idempotency_key)
             }

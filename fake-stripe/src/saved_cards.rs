@@ -65,6 +65,33 @@ impl FakeStripe {
         reply(StatusCode::OK, &customer)
     }
 
+    /// `DELETE /v1/customers/{id}` (secret key): the customer and the cards saved to it are
+    /// gone (Stripe keeps the charges already made); a second delete, or an unknown id, is
+    /// Stripe's 404.
+    pub(crate) fn delete_customer(&self, id: &str) -> Response {
+        let mut state = self.lock();
+        if state.customers.remove(id).is_none() {
+            return stripe_error(
+                StatusCode::NOT_FOUND,
+                "invalid_request_error",
+                Some("resource_missing"),
+                &format!("No such customer: '{id}'"),
+            );
+        }
+        state
+            .saved_cards
+            .retain(|_, customer| customer.as_str() != id);
+        reply(
+            StatusCode::OK,
+            &json!({ "id": id, "object": "customer", "deleted": true }),
+        )
+    }
+
+    /// Whether customer `id` exists (tests: was it deleted?).
+    pub fn has_customer(&self, id: &str) -> bool {
+        self.lock().customers.contains_key(id)
+    }
+
     /// Sets how the off-session charges of card `pm` go from now on.
     pub fn set_card_behaviour(&self, pm: &str, behaviour: CardBehaviour) {
         self.lock().card_behaviour.insert(pm.to_owned(), behaviour);

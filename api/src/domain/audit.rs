@@ -35,6 +35,8 @@ pub enum Action {
     Redact,
     /// Staff recorded that a number said stop to texts.
     OptOut,
+    /// Staff recorded that a number's owner asked to get texts again.
+    OptIn,
     /// Money went back to a donor: staff refunded a gift, or Stripe reported a refund or a
     /// lost dispute.
     Refund,
@@ -62,6 +64,7 @@ impl Action {
             Action::Erase => "erase",
             Action::Redact => "redact",
             Action::OptOut => "opt_out",
+            Action::OptIn => "opt_in",
             Action::Refund => "refund",
             Action::Dispute => "dispute",
             Action::CancelPlan => "cancel_plan",

@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::config::Config;
+use crate::domain::network::limit_key;
 
 /// How long a session lasts (spec §9: 60 minutes).
 pub const SESSION: Duration = Duration::from_secs(60 * 60);
@@ -47,8 +48,13 @@ pub const CHECKS_AT_ONCE: usize = 1;
 /// How long an attempt waits for its turn to be checked before it is told to retry.
 pub const CHECK_WAIT: Duration = Duration::from_secs(3);
 
-/// The turns to check a password (see [`CHECKS_AT_ONCE`]).
+/// The turns to check a password (see [`CHECKS_AT_ONCE`]), in two lanes: one for addresses
+/// with failures in the last [`FAILURE_WINDOW`], one for those without. A flood of wrong
+/// passwords fills only its own lane (and, past its first try from each network, waits
+/// there), so a staff member signing in from an address with no recent failures never
+/// queues behind it.
 static CHECKS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(CHECKS_AT_ONCE);
+static CLEAN_CHECKS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(CHECKS_AT_ONCE);
 
 /// Why a sign-in attempt was not checked.
 #[derive(Debug, PartialEq, Eq)]
@@ -59,11 +65,14 @@ pub enum NotChecked {
     Busy,
 }
 
-/// An attempt let through to the password check, counted against its address.
+/// An attempt let through to the password check, counted against its address's network
+/// ([`limit_key`]).
 #[derive(Debug)]
 pub struct Attempt {
-    ip: IpAddr,
+    key: IpAddr,
     at: Instant,
+    /// The network had no failures in the window before this attempt.
+    pub clean: bool,
 }
 
 const PASSWORD_FILE: &str = "admin-password.phc";
@@ -170,7 +179,12 @@ impl Auth {
         candidate: String,
     ) -> Result<bool, NotChecked> {
         let attempt = self.begin_attempt(ip).map_err(NotChecked::LockedOut)?;
-        let Ok(Ok(turn)) = tokio::time::timeout(CHECK_WAIT, CHECKS.acquire()).await else {
+        let lane = if attempt.clean {
+            &CLEAN_CHECKS
+        } else {
+            &CHECKS
+        };
+        let Ok(Ok(turn)) = tokio::time::timeout(CHECK_WAIT, lane.acquire()).await else {
             return Err(NotChecked::Busy);
         };
         let auth = self.clone();
@@ -184,14 +198,15 @@ impl Auth {
         Ok(matches)
     }
 
-    /// Counts an attempt from `ip`, or `Err(seconds to wait)` when it has tried too often
-    /// lately. Other addresses are untouched.
+    /// Counts an attempt from `ip` (its /64, for IPv6: [`limit_key`]), or `Err(seconds to
+    /// wait)` when that network has tried too often lately. Other networks are untouched.
     pub fn begin_attempt(&self, ip: IpAddr) -> Result<Attempt, u64> {
+        let key = limit_key(ip);
         let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        if failures.len() >= MOST_TRACKED && !failures.contains_key(&ip) {
+        if failures.len() >= MOST_TRACKED && !failures.contains_key(&key) {
             failures.retain(|_, times| times.back().is_some_and(|t| t.elapsed() < FAILURE_WINDOW));
         }
-        let times = failures.entry(ip).or_default();
+        let times = failures.entry(key).or_default();
         while times.front().is_some_and(|t| t.elapsed() >= FAILURE_WINDOW) {
             times.pop_front();
         }
@@ -201,15 +216,16 @@ impl Auth {
                 .as_secs()
                 .max(1));
         }
+        let clean = times.is_empty();
         let at = Instant::now();
         times.push_back(at);
-        Ok(Attempt { ip, at })
+        Ok(Attempt { key, at, clean })
     }
 
     /// Takes back the count of an attempt that turned out right.
     fn forget_attempt(&self, attempt: &Attempt) {
         let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(times) = failures.get_mut(&attempt.ip)
+        if let Some(times) = failures.get_mut(&attempt.key)
             && let Some(i) = times.iter().position(|t| *t == attempt.at)
         {
             times.remove(i);

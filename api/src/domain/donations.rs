@@ -1,13 +1,20 @@
-//! Donations on the server: a donor's yearly totals, reserving a gift against them, applying
-//! what Stripe reports, and expiring gifts that were never paid.
+//! Donations on the server: a donor's yearly totals, reserving a gift, holding every gift
+//! to the year's limit once it is paid, applying what Stripe reports, and expiring gifts
+//! that were never paid.
 //!
-//! A gift is reserved before Stripe hears of it: one write checks the donor's total for the
-//! year (completed gifts, and pending ones that may still be paid) against the limit and the
-//! itemisation threshold and inserts a `pending` row. Writes are serialised (one writer), so
-//! two requests can never both see room for the same dollars. A pending gift holds its place
-//! only for [`HOLD`], the time a donor needs to type a card in: then it stops counting, and
-//! the expiry sweep cancels its payment at Stripe so it can no longer be paid. (A day's hold
-//! let anyone block a donor's real gift by setting up an unpaid one in their name.)
+//! What a set-up answers depends only on what it sends, unless the browser holds the donor's
+//! pass (proof that it reads the donor's mail, [`crate::domain::donor_pass`]): whether a
+//! person gave, and how much, is their political affiliation, and a refusal that depended on
+//! it told anyone who asked. Nor does an unpaid set-up count against anyone: a stranger's
+//! set-up in a donor's name used to block the donor's own gift. So the limit is held where
+//! it cannot be gamed, when a payment succeeds ([`hold_to_limit`]): in the write that
+//! completes a gift, what the donor has kept that year is summed, and whatever passes the
+//! limit is refunded at once (a refund of origin `limit`, made at Stripe by
+//! [`limit_refunds`]). Writes are serialised (one writer), so two gifts paid at the same
+//! moment are summed one after the other, and never more than the limit is kept.
+//!
+//! An unpaid gift expires after [`HOLD`] (the time a donor needs to type a card in): the
+//! sweep marks it `expired` and cancels its payment at Stripe so it can no longer be paid.
 
 use generator::config::{DonationRules, SiteConfig};
 use generator::donations::{self, Donation};
@@ -19,17 +26,17 @@ use crate::domain::clock::sql_time;
 
 pub mod attention;
 pub mod disputes;
+pub mod limit_refunds;
 pub mod refunds;
 
-/// How long an unpaid gift holds its place in the donor's yearly total.
+/// How long an unpaid gift may still be paid: then the sweep expires it.
 pub const HOLD: SignedDuration = SignedDuration::from_mins(10);
 
-/// Whether a row counts toward its donor's year: completed, or pending and set up after the
-/// cutoff (`?3`, from [`hold_cutoff`]). The same rule as the expiry sweep, so a gift stops
-/// counting the moment it could expire.
+/// Which rows [`totals`] reads: completed gifts, and pending ones set up after the cutoff
+/// (`?3`, from [`hold_cutoff`]), which it reports apart and which count against nothing.
 const COUNTS: &str = "(status = 'completed' OR (status = 'pending' AND created_at > ?3))";
 
-/// Pending gifts set up before this no longer hold their place.
+/// Pending gifts set up before this are about to expire.
 fn hold_cutoff(now: Timestamp) -> String {
     sql_time(now - HOLD)
 }
@@ -47,20 +54,17 @@ pub fn year_at(site: &SiteConfig, at: jiff::Timestamp) -> i16 {
 /// A donor's gifts in one year, in cents.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Totals {
-    /// Completed gifts, less what went back to the donor in the same year.
+    /// Completed gifts, less what went back to the donor in the same year: what counts
+    /// toward the limit.
     pub completed: i64,
-    /// Gifts set up but not (yet) paid, which still hold their place.
+    /// Gifts set up in the donor's name in the last [`HOLD`] and not (yet) paid. Anyone can
+    /// set one up, so they count against nothing; told only to the donor's own browser.
     pub pending: i64,
 }
 
-impl Totals {
-    pub fn counted(&self) -> i64 {
-        self.completed + self.pending
-    }
-}
-
 /// `email` (lower case) in `year`, as it stands at `now`. Completed gifts count net: less
-/// what was refunded (or lost to a dispute) in that same year. A refund made in a later year
+/// what was refunded (or lost to a dispute) in that same year; unpaid set-ups are reported
+/// apart and count against nothing. A refund made in a later year
 /// changes neither year: the earlier one was reported as it stood, and the refund is that
 /// later year's disbursement (FEC Line 28(a)).
 pub fn totals(
@@ -109,9 +113,15 @@ pub struct Reserved {
     pub created_at: String,
 }
 
-/// Reserves `donation` in `year` at `now` if the donor's total allows it; call inside one
-/// write. `Ok(Err(_))` is a refusal for the donor, with the spec's sentence; it names what
-/// the donor gave before only when `reveal` (the caller holds the donor's pass).
+/// Reserves `donation` in `year` at `now` if the rules allow it; call inside one write.
+/// `Ok(Err(_))` is a refusal, with the spec's sentence.
+///
+/// Without the donor's pass (`verified` false) the answer depends only on the request: the
+/// gift alone may not pass the year's limit, and needs occupation, employer and purpose
+/// when it alone passes the itemisation threshold (what the donor gave before is checked
+/// when the payment succeeds: [`hold_to_limit`], and the best-efforts request after the
+/// gift). The donor's own browser (`verified`) is told the spec's full sentences, which
+/// count what they gave before this year.
 ///
 /// `later_this_year` is what a monthly gift will charge after this one before the year
 /// ends: the itemisation rules apply to that projected total (the limit is checked again
@@ -123,21 +133,25 @@ pub fn reserve(
     donation: &Donation,
     later_this_year: i64,
     now: Timestamp,
-    reveal: bool,
+    verified: bool,
 ) -> rusqlite::Result<Result<Reserved, Invalid>> {
     let donor = &donation.donor;
     let amount = donation.amount_cents;
-    let earlier = totals(conn, &donor.email, year, now)?.counted();
     let Some(limit) = rules.limit_cents(year) else {
         return Ok(Err(Invalid {
             field: None,
             message: format!("Donations for {year} are not open."),
         }));
     };
+    let earlier = if verified {
+        totals(conn, &donor.email, year, now)?.completed
+    } else {
+        0
+    };
     if earlier + amount > limit {
         return Ok(Err(Invalid {
             field: Some("amount"),
-            message: if reveal {
+            message: if verified {
                 donations::limit_message(limit - earlier)
             } else {
                 donations::TEXTS.limit_exceeded_unknown.to_owned()
@@ -158,13 +172,10 @@ pub fn reserve(
         return Ok(Err(Invalid {
             field,
             message: if later_this_year > 0 && !rules.needs_itemization_info(earlier + amount) {
-                // Only the months to come take it past the threshold: say so (it reveals
-                // nothing of earlier gifts).
+                // Only the months to come take it past the threshold: say so.
                 donations::monthly_info_message(rules, year)
-            } else if reveal {
-                donations::additional_info_message(rules, year, earlier, amount)
             } else {
-                donations::TEXTS.additional_info.description.to_owned()
+                donations::additional_info_message(rules, year, earlier, amount)
             },
         }));
     }
@@ -201,6 +212,55 @@ pub fn reserve(
     Ok(Ok(reserved))
 }
 
+/// Refunds that are asked for, on their way or made: what a donor no longer keeps of a gift.
+const NOT_KEPT: &str = "('requested', 'pending', 'requires_action', 'succeeded')";
+
+/// Holds completed gift `id` to its year's limit; call inside the write that completed it.
+/// What its donor keeps of their gifts that year (each gift less every refund asked for or
+/// made of it, whenever) is summed with this one; whatever passes the limit is stored as a
+/// refund of origin `limit`, `requested`, for [`limit_refunds`] to make at Stripe. Returns
+/// that refund's id. The gift completed last is the one cut back, so of two gifts paid at
+/// once the second returns what the first left no room for.
+pub fn hold_to_limit(
+    conn: &Connection,
+    rules: &DonationRules,
+    tz: &jiff::tz::TimeZone,
+    id: i64,
+    now: Timestamp,
+) -> rusqlite::Result<Option<i64>> {
+    let gift: Option<(String, i16, i64)> = conn
+        .query_row(
+            "SELECT donor_email, contribution_year, amount_cents FROM donations \
+             WHERE id = ?1 AND status = 'completed'",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
+    let Some((email, year, _)) = gift else {
+        return Ok(None);
+    };
+    let Some(limit) = rules.limit_cents(year) else {
+        return Ok(None);
+    };
+    let kept = |which: &str| -> rusqlite::Result<i64> {
+        conn.query_row(
+            &format!(
+                "SELECT COALESCE(SUM(d.amount_cents - COALESCE((SELECT SUM(r.amount_cents) \
+                     FROM donation_refunds r WHERE r.donation_id = d.id AND r.status IN {NOT_KEPT}), 0)), 0) \
+                 FROM donations d WHERE d.status = 'completed' AND d.donor_email = ?1 \
+                   AND d.contribution_year = ?2 AND {which}"
+            ),
+            params![email, year, id],
+            |r| r.get(0),
+        )
+    };
+    let (before, this) = (kept("d.id != ?3")?, kept("d.id = ?3")?);
+    let excess = (before + this - limit).min(this);
+    if excess <= 0 {
+        return Ok(None);
+    }
+    refunds::request_over_limit(conn, tz, id, excess, year, limit, now).map(Some)
+}
 /// Sets a gift's status (its Stripe setup failed, say).
 pub fn set_status(conn: &Connection, id: i64, status: &str) -> rusqlite::Result<()> {
     conn.execute(

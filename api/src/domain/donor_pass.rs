@@ -1,17 +1,26 @@
 //! Who may see a donor's giving. What someone gave is private (gifts under $200 are not even
 //! reported), so the donation summary answers a donor's totals only to a browser that has
-//! shown it acts for that donor: one that paid a gift in their name. Two signed tokens do
-//! it, each with a key of its own derived from the server's secret:
+//! shown it reads the donor's mail: every receipt carries a link (`Tokens::donor_history`),
+//! and a browser that opens it gets the donor's **pass**. Paying a gift in someone's name
+//! earns nothing: anyone can pay $1 in anyone's name.
 //!
+//! Two signed tokens, each with a key of its own derived from the server's secret:
 //! - a **ticket** comes with every payment set up: "this browser set up gift N for X". It
-//!   proves nothing on its own, since anyone can set up a gift in anyone's name;
-//! - once gift N is paid, the ticket is exchanged for a **pass**: "this browser paid a gift
-//!   for X". The page keeps it and shows it when it asks about X.
+//!   lets the page that returns from Stripe say the gift is paid (so its receipt goes out at
+//!   once), and proves nothing else;
+//! - a **pass**: "this browser opened X's link, in epoch E". Every receipt also has a link
+//!   that signs all of a donor's browsers out: it moves the donor's epoch on
+//!   ([`sign_out_everywhere`]), and a pass (or history link) of an earlier epoch no longer
+//!   works. Epochs are kept by a keyed hash of the address (`donor_pass_epochs`).
 
 use jiff::{SignedDuration, Timestamp};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use rusqlite::{Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+/// What `Tokens::key_of` is asked for when it keys a donor's address for their epoch.
+pub const KEY_PURPOSE: &str = "donor-pass";
 
 /// How long a ticket can be exchanged: the donor returns from Stripe within minutes.
 const TICKET_LIFE: SignedDuration = SignedDuration::from_hours(24);
@@ -27,6 +36,9 @@ struct Claims {
     /// The gift (tickets only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     gift: Option<i64>,
+    /// The donor's epoch when the pass was made (passes only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    epoch: Option<i64>,
     exp: i64,
 }
 
@@ -72,6 +84,7 @@ impl DonorPasses {
             sub: "ticket".into(),
             email: email.to_lowercase(),
             gift: Some(gift),
+            epoch: None,
             exp: (now + TICKET_LIFE).as_second(),
         })
     }
@@ -82,22 +95,48 @@ impl DonorPasses {
         Some((claims.gift?, claims.email))
     }
 
-    /// A pass for `email`, whose gift was paid.
-    pub fn pass(&self, email: &str, now: Timestamp) -> String {
+    /// A pass for `email`, whose history link was opened in `epoch`.
+    pub fn pass(&self, email: &str, epoch: i64, now: Timestamp) -> String {
         self.sign(&Claims {
             sub: "pass".into(),
             email: email.to_lowercase(),
             gift: None,
+            epoch: Some(epoch),
             exp: (now + PASS_LIFE).as_second(),
         })
     }
 
-    /// Whether `token` is a valid pass for `email`.
-    pub fn allows(&self, token: Option<&str>, email: &str, now: Timestamp) -> bool {
+    /// The epoch of a valid pass for `email`: the caller compares it with the donor's
+    /// current one ([`epoch`]).
+    pub fn pass_epoch(&self, token: Option<&str>, email: &str, now: Timestamp) -> Option<i64> {
         token
             .and_then(|t| self.open(t, "pass", now))
-            .is_some_and(|c| c.email.eq_ignore_ascii_case(email.trim()))
+            .filter(|c| c.email.eq_ignore_ascii_case(email.trim()))
+            .and_then(|c| c.epoch)
     }
+}
+
+/// The current epoch of the donor whose keyed address is `key` (0 until they first sign
+/// out).
+pub fn epoch(conn: &Connection, key: &str) -> rusqlite::Result<i64> {
+    Ok(conn
+        .query_row(
+            "SELECT epoch FROM donor_pass_epochs WHERE email_key = ?1",
+            [key],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or(0))
+}
+
+/// Ends every pass and history link of the donor whose keyed address is `key`.
+pub fn sign_out_everywhere(conn: &Connection, key: &str) -> rusqlite::Result<()> {
+    conn.execute(
+        "INSERT INTO donor_pass_epochs (email_key, epoch) VALUES (?1, 1) \
+         ON CONFLICT (email_key) DO UPDATE SET epoch = epoch + 1",
+        [key],
+    )
+    .map(|_| ())
 }
 
 #[cfg(test)]
@@ -105,23 +144,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_pass_opens_one_donor_for_a_year_and_a_ticket_is_not_a_pass() {
+    fn a_pass_opens_one_donor_in_one_epoch_for_a_year_and_a_ticket_is_not_a_pass() {
         let passes = DonorPasses::new(b"a secret of at least thirty-two bytes!!");
         let now = Timestamp::now();
-        let pass = passes.pass("Donor@Example.org", now);
-        assert!(passes.allows(Some(&pass), "donor@example.org", now));
-        assert!(passes.allows(Some(&pass), " DONOR@example.org ", now));
-        assert!(!passes.allows(Some(&pass), "someone@example.org", now));
-        assert!(!passes.allows(
-            Some(&pass),
-            "donor@example.org",
-            now + SignedDuration::from_hours(24 * 366)
-        ));
-        assert!(!passes.allows(None, "donor@example.org", now));
-        assert!(!passes.allows(Some("garbage"), "donor@example.org", now));
+        let pass = passes.pass("Donor@Example.org", 2, now);
+        assert_eq!(
+            passes.pass_epoch(Some(&pass), "donor@example.org", now),
+            Some(2)
+        );
+        assert_eq!(
+            passes.pass_epoch(Some(&pass), " DONOR@example.org ", now),
+            Some(2)
+        );
+        assert_eq!(
+            passes.pass_epoch(Some(&pass), "someone@example.org", now),
+            None
+        );
+        assert_eq!(
+            passes.pass_epoch(
+                Some(&pass),
+                "donor@example.org",
+                now + SignedDuration::from_hours(24 * 366)
+            ),
+            None
+        );
+        assert_eq!(passes.pass_epoch(None, "donor@example.org", now), None);
+        assert_eq!(
+            passes.pass_epoch(Some("garbage"), "donor@example.org", now),
+            None
+        );
         let ticket = passes.ticket(7, "donor@example.org", now);
-        assert!(
-            !passes.allows(Some(&ticket), "donor@example.org", now),
+        assert_eq!(
+            passes.pass_epoch(Some(&ticket), "donor@example.org", now),
+            None,
             "a ticket is no pass"
         );
         assert_eq!(
@@ -135,6 +190,9 @@ mod tests {
         );
         // Another server's secret.
         let other = DonorPasses::new(b"another secret of at least thirty-two bytes");
-        assert!(!other.allows(Some(&pass), "donor@example.org", now));
+        assert_eq!(
+            other.pass_epoch(Some(&pass), "donor@example.org", now),
+            None
+        );
     }
 }

@@ -1,9 +1,17 @@
 //! A person's right to be forgotten, and keeping no more than the law asks. The privacy
 //! policy promises deletion on request: staff erase a person by e-mail, which deletes their
-//! contact messages, volunteer and newsletter signups, and strips their details from gifts
-//! that were never paid. Completed gifts stay whole: federal law requires the committee to
-//! keep contributors' records. Gifts that were never paid lose their details on their own
-//! [`RETENTION`] after they ended.
+//! contact messages, volunteer and newsletter signups, the consent records of every number
+//! they gave, the mail about them, and strips their details from gifts that were never paid
+//! and from their monthly plans (canceled at once). Completed gifts stay whole: federal law
+//! requires the committee to keep contributors' records. Gifts that were never paid lose
+//! their details on their own [`RETENTION`] after they ended.
+//!
+//! What lives outside the database goes after the write: the outbox's copies of mail about
+//! them (`Mail::erase_from_outbox`) and the Stripe customer that kept their card
+//! (`Erased::stripe_customers`, deleted by the caller).
+//!
+//! Addresses are matched as Rust lower-cases them, never with SQLite's `lower()`, which
+//! leaves every letter outside ASCII as it is (`ÄNNE@…` would never match `änne@…`).
 
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::{Connection, params};
@@ -14,7 +22,7 @@ use crate::domain::clock::sql_time;
 pub const RETENTION: SignedDuration = SignedDuration::from_hours(24 * 30);
 
 /// What erasing one person did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Erased {
     pub contacts: usize,
@@ -26,6 +34,12 @@ pub struct Erased {
     pub donations_kept: usize,
     /// Gifts still being paid (set up in the last minutes): erase again once they end.
     pub donations_in_progress: usize,
+    /// Messages about them removed from the mail queue (their outbox copies go too).
+    #[serde(skip)]
+    pub mail: Vec<i64>,
+    /// Their monthly plans' Stripe customers (card and address), to delete at Stripe.
+    #[serde(skip)]
+    pub stripe_customers: Vec<(i64, String)>,
 }
 
 impl Erased {
@@ -39,51 +53,133 @@ const REDACT: &str = "donor_name = 'Erased', donor_first_name = '', donor_last_n
      donor_email = '', donor_address = '', donor_city = '', donor_state = '', \
      donor_zip_code = '', donor_occupation = NULL, donor_employer = NULL";
 
-/// Erases `email` (any case); call inside one write.
-pub fn erase(tx: &Connection, email: &str, now: Timestamp) -> rusqlite::Result<Erased> {
-    let email = email.trim().to_lowercase();
-    let delete = |table: &str| {
-        tx.execute(
-            &format!("DELETE FROM {table} WHERE lower(email) = ?1"),
-            [&email],
-        )
-    };
+/// An address as erasure compares it: trimmed, and lower case as Rust (Unicode) has it.
+pub fn fold(email: &str) -> String {
+    email.trim().to_lowercase()
+}
+
+/// The rows of `table` whose `column` is `email` once [`fold`]ed.
+fn rows_of(tx: &Connection, table: &str, column: &str, email: &str) -> rusqlite::Result<Vec<i64>> {
+    let mut stmt = tx.prepare(&format!(
+        "SELECT id, {column} FROM {table} WHERE {column} IS NOT NULL AND {column} != ''"
+    ))?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?;
+    let mut found = Vec::new();
+    for row in rows {
+        let (id, value) = row?;
+        if fold(&value) == email {
+            found.push(id);
+        }
+    }
+    Ok(found)
+}
+
+/// Runs `sql` (with `?1` the row id) for each of `ids`; returns the rows it changed.
+fn each(tx: &Connection, sql: &str, ids: &[i64]) -> rusqlite::Result<usize> {
+    let mut stmt = tx.prepare(sql)?;
+    let mut changed = 0;
+    for id in ids {
+        changed += stmt.execute([id])?;
+    }
+    Ok(changed)
+}
+
+/// Erases `email` (any case); call inside one write. `phone_key` keys a number whose stop
+/// must outlive its records (see `sms_consent::erase`).
+pub fn erase(
+    tx: &Connection,
+    email: &str,
+    phone_key: &dyn Fn(&str) -> String,
+    now: Timestamp,
+) -> rusqlite::Result<Erased> {
+    let email = fold(email);
+    let contacts = rows_of(tx, "contact_messages", "email", &email)?;
+    let volunteers = rows_of(tx, "volunteer_signups", "email", &email)?;
+    let newsletters = rows_of(tx, "newsletter_signups", "email", &email)?;
+    let gifts = rows_of(tx, "donations", "donor_email", &email)?;
+    let plans = rows_of(tx, "donation_plans", "donor_email", &email)?;
+    let mail = rows_of(tx, "mail_queue", "about", &email)?;
     // Their numbers' consent records go with them: kept as evidence for as long as the party
     // may text a number, and after erasure it may not.
-    let phones: Vec<String> = tx
-        .prepare(
-            "SELECT phone_e164 FROM volunteer_signups WHERE lower(email) = ?1 AND phone_e164 IS NOT NULL \
-             UNION SELECT phone_e164 FROM newsletter_signups WHERE lower(email) = ?1 AND phone_e164 IS NOT NULL",
-        )?
-        .query_map([&email], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    super::sms_consent::erase(tx, &phones)?;
-    // A person who asked to be forgotten is never charged again.
-    super::plans::cancel_all_of(tx, &email, now)?;
-    let contacts = delete("contact_messages")?;
-    let volunteers = delete("volunteer_signups")?;
-    let newsletters = delete("newsletter_signups")?;
+    let mut phones = Vec::new();
+    for (table, ids) in [
+        ("volunteer_signups", &volunteers),
+        ("newsletter_signups", &newsletters),
+    ] {
+        let mut stmt = tx.prepare(&format!("SELECT phone_e164 FROM {table} WHERE id = ?1"))?;
+        for id in ids {
+            if let Some(phone) = stmt.query_row([id], |r| r.get::<_, Option<String>>(0))? {
+                phones.push(phone);
+            }
+        }
+    }
+    super::sms_consent::erase(tx, &email, &phones, phone_key, now)?;
+    // A person who asked to be forgotten is never charged again, and their plans keep no
+    // trace of them (the gifts they made stay, as the law requires).
+    let mut stripe_customers = Vec::new();
+    {
+        let mut stmt = tx.prepare("SELECT stripe_customer FROM donation_plans WHERE id = ?1")?;
+        for id in &plans {
+            if let Some(customer) = stmt.query_row([id], |r| r.get::<_, Option<String>>(0))? {
+                stripe_customers.push((*id, customer));
+            }
+        }
+    }
+    let at = sql_time(now);
+    for id in &plans {
+        tx.execute(
+            "UPDATE donation_plans SET status = 'canceled', next_attempt_at = NULL, \
+                 canceled_at = COALESCE(canceled_at, ?2), canceled_by = COALESCE(canceled_by, 'staff'), \
+                 cancel_reason = CASE WHEN status = 'canceled' THEN cancel_reason ELSE 'Erased on request' END, \
+                 donor_email = '', payment_method = NULL, last_error = NULL, updated_at = ?2 \
+             WHERE id = ?1",
+            params![id, at],
+        )?;
+    }
+    let contacts = each(tx, "DELETE FROM contact_messages WHERE id = ?1", &contacts)?;
+    let volunteers = each(
+        tx,
+        "DELETE FROM volunteer_signups WHERE id = ?1",
+        &volunteers,
+    )?;
+    let newsletters = each(
+        tx,
+        "DELETE FROM newsletter_signups WHERE id = ?1",
+        &newsletters,
+    )?;
     // The messages about them go too (staff alerts quote what they wrote), but for the
     // receipts and refund notices of completed gifts, which are part of the record the law
     // keeps.
-    tx.execute(
-        "DELETE FROM mail_queue WHERE about = ?1 AND kind NOT IN ('receipt', 'refund_notice')",
-        [&email],
-    )?;
-    let donations_redacted = tx.execute(
-        &format!(
+    let mut removed_mail = Vec::new();
+    {
+        let mut stmt = tx.prepare(
+            "DELETE FROM mail_queue WHERE id = ?1 AND kind NOT IN ('receipt', 'refund_notice')",
+        )?;
+        for id in &mail {
+            if stmt.execute([id])? > 0 {
+                removed_mail.push(*id);
+            }
+        }
+    }
+    let mut donations_redacted = 0;
+    {
+        let mut stmt = tx.prepare(&format!(
             "UPDATE donations SET {REDACT}, redacted_at = ?2, updated_at = ?2 \
-             WHERE donor_email = ?1 AND status IN ('failed', 'canceled', 'expired')"
-        ),
-        params![email, sql_time(now)],
-    )?;
+             WHERE id = ?1 AND status IN ('failed', 'canceled', 'expired')"
+        ))?;
+        for id in &gifts {
+            donations_redacted += stmt.execute(params![id, at])?;
+        }
+    }
     let count = |status: &str| -> rusqlite::Result<usize> {
-        tx.query_row(
-            "SELECT COUNT(*) FROM donations WHERE donor_email = ?1 AND status = ?2",
-            params![email, status],
-            |r| r.get::<_, i64>(0),
-        )
-        .map(|n| n as usize)
+        let mut stmt = tx.prepare("SELECT status = ?2 FROM donations WHERE id = ?1")?;
+        let mut n = 0;
+        for id in &gifts {
+            if stmt.query_row(params![id, status], |r| r.get::<_, bool>(0))? {
+                n += 1;
+            }
+        }
+        Ok(n)
     };
     Ok(Erased {
         contacts,
@@ -92,7 +188,18 @@ pub fn erase(tx: &Connection, email: &str, now: Timestamp) -> rusqlite::Result<E
         donations_redacted,
         donations_kept: count("completed")?,
         donations_in_progress: count("pending")?,
+        mail: removed_mail,
+        stripe_customers,
     })
+}
+
+/// The Stripe customer of erased plan `plan` is deleted at Stripe: the plan forgets it.
+pub fn customer_deleted(tx: &Connection, plan: i64) -> rusqlite::Result<()> {
+    tx.execute(
+        "UPDATE donation_plans SET stripe_customer = NULL WHERE id = ?1",
+        [plan],
+    )
+    .map(|_| ())
 }
 
 /// Removes the details of unpaid gifts that ended more than [`RETENTION`] before `now`;
@@ -136,7 +243,7 @@ mod tests {
                             (4000, 'Ann Lee', 'ann@example.org', '1 Main St', 'Springfield', 'IL', '62701', 'failed'),
                             (4100, 'Ann Lee', 'ann@example.org', '1 Main St', 'Springfield', 'IL', '62701', 'pending');",
                 )?;
-                erase(tx, " ANN@example.org ", now)
+                erase(tx, " ANN@example.org ", &|p: &str| format!("key:{p}"), now)
             })
             .await
             .unwrap();
@@ -149,6 +256,8 @@ mod tests {
                 donations_redacted: 1,
                 donations_kept: 1,
                 donations_in_progress: 1,
+                mail: Vec::new(),
+                stripe_customers: Vec::new(),
             }
         );
         let rows: Vec<(i64, String, String, Option<String>)> = db

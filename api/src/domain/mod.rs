@@ -13,6 +13,7 @@ pub mod export;
 pub mod fec;
 pub mod mail;
 pub mod money_back;
+pub mod network;
 pub mod payments;
 pub mod plans;
 pub mod rebuild;

@@ -35,18 +35,28 @@ pub fn after_refund(
     let mut queued = false;
     if *newly_counted {
         queued |= refund_notice::queue(mail, conn, *id, now)?;
-        if origin == "stripe" || *recovered {
+        // Staff audit their own refunds where they make them, with their reason; the rest
+        // are audited here, once they count.
+        if origin == "stripe" || origin == "limit" || *recovered {
             let cents: i64 = conn.query_row(
                 "SELECT amount_cents FROM donation_refunds WHERE id = ?1",
                 [id],
                 |r| r.get(0),
             )?;
+            let detail = if origin == "limit" {
+                format!(
+                    "{} refunded automatically, over the year's limit ({stripe_id})",
+                    usd(cents)
+                )
+            } else {
+                format!("{} refunded in Stripe ({stripe_id})", usd(cents))
+            };
             audit::record_detailed(
                 conn,
                 Action::Refund,
                 &format!("donation:{donation_id}"),
                 None,
-                &format!("{} refunded in Stripe ({stripe_id})", usd(cents)),
+                &detail,
             )?;
         }
     }

@@ -240,6 +240,22 @@ impl Payments {
         Ok(customer.id.to_string())
     }
 
+    /// Deletes Stripe customer `id` and the cards saved to it (a person erased on request;
+    /// the charges already made stay at Stripe, as the gifts stay with us). One already
+    /// deleted counts as done.
+    pub async fn delete_customer(&self, id: &str) -> Result<(), stripe::StripeError> {
+        let deleted: Result<stripe_shared::DeletedCustomer, _> =
+            RequestBuilder::new(StripeMethod::Delete, format!("/customers/{id}"))
+                .customize()
+                .send(&self.client)
+                .await;
+        match deleted {
+            Ok(_) => Ok(()),
+            Err(stripe::StripeError::Stripe(_, 404)) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
     /// A SetupIntent for a plan's donor to save a new card to the plan's customer (after a
     /// decline), for later charges made without them.
     pub async fn create_setup_intent(

@@ -1,14 +1,19 @@
 //! Per-address limits on public form posts, so one client cannot flood the database, and
-//! on donations, so nobody can use our form to test stolen cards.
+//! on donations, so nobody can use our form to test stolen cards. An address is counted by
+//! its network: an IPv4 address, or an IPv6 /64 ([`limit_key`]).
 
+use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-/// `n` posts a minute per (form, address), refilled steadily, with a burst of `n`.
+use crate::domain::network::limit_key;
+
+/// `n` posts a minute per (form, network), refilled steadily, with a burst of `n`. A network
+/// is an IPv4 address or an IPv6 /64 ([`limit_key`]).
 pub struct FormLimiter {
     limiter: DefaultKeyedRateLimiter<(&'static str, IpAddr)>,
 }
@@ -23,7 +28,7 @@ impl FormLimiter {
 
     /// Whether `ip` may post `form` now (and counts the post if so).
     pub fn allow(&self, form: &'static str, ip: IpAddr) -> bool {
-        self.limiter.check_key(&(form, ip)).is_ok()
+        self.limiter.check_key(&(form, limit_key(ip))).is_ok()
     }
 
     /// Forgets addresses whose limits have fully refilled, so memory stays bounded.
@@ -48,46 +53,104 @@ fn per_window<K: Clone + std::hash::Hash + Eq>(
 /// The window the donation limits count in.
 pub const DONATION_WINDOW: Duration = Duration::from_secs(600);
 
-/// Limits on the donation routes. Card testers run many small charges from few machines, or
-/// many cards against one donor identity; each setup that reaches Stripe counts against both
-/// the address and the e-mail.
+/// Declines one network may cause in [`DONATION_WINDOW`] before it may set up no more
+/// payments (a card tester's declines; a donor whose card is refused tries two or three).
+pub const DECLINES_ALLOWED: usize = 3;
+
+/// Limits on the donation routes, keyed only on what a card tester cannot spread: the
+/// network the requests come from (an IPv4 address, an IPv6 /64) and the declines it has
+/// caused. Never on a donor's e-mail: anyone can type it, and a bucket for it would let a
+/// stranger use up the donor's own attempts.
 pub struct DonationLimiter {
-    setups_by_ip: DefaultKeyedRateLimiter<IpAddr>,
-    setups_by_email: DefaultKeyedRateLimiter<String>,
-    lookups_by_ip: DefaultKeyedRateLimiter<IpAddr>,
-    lookups_by_email: DefaultKeyedRateLimiter<String>,
+    setups_by_net: DefaultKeyedRateLimiter<IpAddr>,
+    lookups_by_net: DefaultKeyedRateLimiter<IpAddr>,
+    declines: Mutex<Declines>,
+}
+
+/// Which network set up each recent gift, and the declines each network caused.
+#[derive(Default)]
+struct Declines {
+    set_up_by: HashMap<i64, (IpAddr, Instant)>,
+    by_net: HashMap<IpAddr, VecDeque<Instant>>,
+}
+
+impl Declines {
+    fn recent(&mut self, net: IpAddr) -> usize {
+        let window = DONATION_WINDOW;
+        match self.by_net.get_mut(&net) {
+            Some(times) => {
+                while times.front().is_some_and(|t| t.elapsed() >= window) {
+                    times.pop_front();
+                }
+                times.len()
+            }
+            None => 0,
+        }
+    }
 }
 
 impl DonationLimiter {
     /// `setups` payment setups and `lookups` status lookups per ten minutes.
     pub fn new(setups: u32, lookups: u32) -> Arc<DonationLimiter> {
         Arc::new(DonationLimiter {
-            setups_by_ip: per_window(setups, DONATION_WINDOW),
-            setups_by_email: per_window(setups, DONATION_WINDOW),
-            lookups_by_ip: per_window(lookups, DONATION_WINDOW),
-            lookups_by_email: per_window(lookups, DONATION_WINDOW),
+            setups_by_net: per_window(setups, DONATION_WINDOW),
+            lookups_by_net: per_window(lookups, DONATION_WINDOW),
+            declines: Mutex::default(),
         })
     }
 
-    /// Whether a payment setup for `email` from `ip` may go ahead (and counts it if so).
-    pub fn allow_setup(&self, ip: IpAddr, email: &str) -> bool {
-        self.setups_by_ip.check_key(&ip).is_ok()
-            && self.setups_by_email.check_key(&email.to_owned()).is_ok()
+    fn declines(&self) -> std::sync::MutexGuard<'_, Declines> {
+        self.declines.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Whether `ip` may look up `email`'s totals now (and counts it if so): limited by
-    /// address and by the donor asked about, so many machines cannot probe one person.
-    pub fn allow_lookup(&self, ip: IpAddr, email: &str) -> bool {
-        self.lookups_by_ip.check_key(&ip).is_ok()
-            && self.lookups_by_email.check_key(&email.to_owned()).is_ok()
+    /// Whether a payment setup from `ip` may go ahead (and counts it if so): refused when its
+    /// network has set up too many lately, or had [`DECLINES_ALLOWED`] payments declined.
+    pub fn allow_setup(&self, ip: IpAddr) -> bool {
+        let net = limit_key(ip);
+        self.declines().recent(net) < DECLINES_ALLOWED && self.setups_by_net.check_key(&net).is_ok()
     }
 
-    /// Forgets keys whose limits have fully refilled.
+    /// Remembers that `ip` set up gift `gift`, so a decline of its payment counts against
+    /// that network.
+    pub fn set_up(&self, gift: i64, ip: IpAddr) {
+        self.declines()
+            .set_up_by
+            .insert(gift, (limit_key(ip), Instant::now()));
+    }
+
+    /// The payment of gift `gift` was declined: it counts against the network that set it up.
+    pub fn declined(&self, gift: i64) {
+        let mut declines = self.declines();
+        if let Some((net, _)) = declines.set_up_by.get(&gift).copied() {
+            declines
+                .by_net
+                .entry(net)
+                .or_default()
+                .push_back(Instant::now());
+        }
+    }
+
+    /// Whether `ip` may look up a donor's totals now (and counts it if so).
+    pub fn allow_lookup(&self, ip: IpAddr) -> bool {
+        self.lookups_by_net.check_key(&limit_key(ip)).is_ok()
+    }
+
+    /// Forgets keys whose limits have fully refilled, and gifts set up long ago.
     pub fn forget_idle(&self) {
-        self.setups_by_ip.retain_recent();
-        self.setups_by_email.retain_recent();
-        self.lookups_by_ip.retain_recent();
-        self.lookups_by_email.retain_recent();
+        self.setups_by_net.retain_recent();
+        self.lookups_by_net.retain_recent();
+        let mut declines = self.declines();
+        // A payment is declined within minutes of its set-up, or not at all (an unpaid gift
+        // expires after ten): an hour is plenty.
+        declines
+            .set_up_by
+            .retain(|_, (_, at)| at.elapsed() < Duration::from_secs(3600));
+        let nets: Vec<IpAddr> = declines.by_net.keys().copied().collect();
+        for net in nets {
+            if declines.recent(net) == 0 {
+                declines.by_net.remove(&net);
+            }
+        }
     }
 }
 
@@ -108,35 +171,34 @@ mod tests {
     }
 
     #[test]
-    fn donation_setups_count_against_the_address_and_the_email() {
+    fn donation_limits_count_networks_and_declines_never_an_e_mail() {
         let limiter = DonationLimiter::new(2, 3);
         let a: IpAddr = [10, 0, 0, 1].into();
         let b: IpAddr = [10, 0, 0, 2].into();
-        assert!(limiter.allow_setup(a, "x@example.org"));
-        assert!(limiter.allow_setup(a, "y@example.org"));
-        assert!(
-            !limiter.allow_setup(a, "z@example.org"),
-            "the address is spent"
-        );
-        assert!(limiter.allow_setup(b, "x@example.org"));
-        assert!(
-            !limiter.allow_setup(b, "x@example.org"),
-            "the e-mail is spent"
-        );
-        for i in 0..3 {
-            assert!(limiter.allow_lookup(a, &format!("{i}@example.org")));
+        assert!(limiter.allow_setup(a));
+        assert!(limiter.allow_setup(a));
+        assert!(!limiter.allow_setup(a), "the address is spent");
+        assert!(limiter.allow_setup(b));
+        // An IPv6 network is one client, whichever address of its /64 it uses.
+        let v6 = |last: u16| IpAddr::from([0x2001, 0xdb8, 5, 5, 0, 0, 0, last]);
+        assert!(limiter.allow_setup(v6(1)));
+        assert!(limiter.allow_setup(v6(2)));
+        assert!(!limiter.allow_setup(v6(3)), "the /64 is spent");
+        assert!(limiter.allow_setup(IpAddr::from([0x2001, 0xdb8, 5, 6, 0, 0, 0, 1])));
+        for _ in 0..3 {
+            assert!(limiter.allow_lookup(v6(9)));
         }
-        assert!(
-            !limiter.allow_lookup(a, "new@example.org"),
-            "the address is spent"
-        );
-        // Many addresses asking about one donor are limited too.
-        for i in 0..3 {
-            assert!(limiter.allow_lookup([10, 0, 1, i].into(), "one@example.org"));
+        assert!(!limiter.allow_lookup(v6(10)));
+        // Declines close a network to set-ups, and only that network.
+        let limiter = DonationLimiter::new(100, 100);
+        for gift in 0..DECLINES_ALLOWED as i64 {
+            limiter.set_up(gift, a);
+            assert!(limiter.allow_setup(a));
+            limiter.declined(gift);
         }
-        assert!(
-            !limiter.allow_lookup(b, "one@example.org"),
-            "the donor is spent"
-        );
+        assert!(!limiter.allow_setup(a), "declined too often");
+        assert!(limiter.allow_setup(b));
+        limiter.declined(999); // a gift nobody here set up: nothing to count
+        assert!(limiter.allow_setup(b));
     }
 }

@@ -1,10 +1,11 @@
 //! What the donate page calls: its run-time settings, a donor's status for the year, and
 //! setting up a payment. Every rule the page applies is applied here again (a visitor can
-//! skip the page), plus those only the server can know: the donor's earlier gifts.
+//! skip the page).
 //!
 //! What someone gave is told only to a browser holding that donor's pass (see
-//! [`crate::domain::donor_pass`]): the summary answers anyone else "unknown", and a refusal at
-//! setup leaves out the amount.
+//! [`crate::domain::donor_pass`]), earned by opening the link in one of their receipts: the
+//! summary answers anyone else "unknown", and a set-up's answer depends only on what it sends.
+//! The year's limit is held when a payment succeeds (`donations::hold_to_limit`).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -19,7 +20,7 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use crate::domain::donations::{self, masked};
-use crate::domain::donor_pass::DonorPasses;
+use crate::domain::donor_pass::{self, DonorPasses};
 use crate::domain::payments::{NewIntent, Paid, SaveCard};
 use crate::domain::plans;
 use crate::http::error::ApiError;
@@ -140,28 +141,42 @@ async fn summary(
         ))
         .into());
     };
-    if !gifts.limiter.allow_lookup(ip, &email) {
-        tracing::warn!(%ip, email = %masked(&email), "donation status lookups over the limit");
+    if !gifts.limiter.allow_lookup(ip) {
+        tracing::warn!(%ip, "donation status lookups over the limit");
         return Err(too_many("Too many donation status checks. Please wait a few minutes.").into());
     }
     let now = gifts.ledger.clock.now();
-    if !gifts.passes.allows(pass.as_deref(), &email, now) {
+    let shown = gifts.passes.pass_epoch(pass.as_deref(), &email, now);
+    let key = gifts
+        .ledger
+        .mail
+        .tokens
+        .key_of(donor_pass::KEY_PURPOSE, &email);
+    let lookup = email.clone();
+    let totals = gifts
+        .ledger
+        .db
+        .read(move |c| {
+            // A pass of an earlier epoch was signed out: it shows nothing.
+            if shown.is_none() || shown != Some(donor_pass::epoch(c, &key)?) {
+                return Ok(None);
+            }
+            donations::totals(c, &lookup, year, now).map(Some)
+        })
+        .await?;
+    let Some(totals) = totals else {
         return Ok(warp::reply::json(&json!({
             "completed": null, "pending": null, "remaining": null,
         }))
         .into_response());
-    }
+    };
     // It reveals what someone gave: keep a trace of who asked about whom.
     tracing::info!(%ip, email = %masked(&email), year, "donation status looked up");
-    let totals = gifts
-        .ledger
-        .db
-        .read(move |c| donations::totals(c, &email, year, now))
-        .await?;
     Ok(warp::reply::json(&json!({
         "completed": dollars(totals.completed),
         "pending": dollars(totals.pending),
-        "remaining": dollars((limit - totals.counted()).max(0)),
+        // Unpaid set-ups (anyone's) use up nothing: only what was paid and kept counts.
+        "remaining": dollars((limit - totals.completed).max(0)),
     }))
     .into_response())
 }
@@ -173,20 +188,57 @@ fn too_many(message: &str) -> ApiError {
     }
 }
 
-/// POST /api/donations/pass `{ticket}` → `{pass}`: the ticket a payment setup gave, once
-/// that gift is paid, becomes the donor's pass. 409 while the payment has not gone through.
+/// POST /api/donations/pass, with one of:
+/// - `{link}`, the token of a receipt's history link → `{pass, email}`: the donor's pass for
+///   this browser, if the link is signed, unexpired and of the donor's current epoch (400
+///   otherwise: expired, signed out, or not a link);
+/// - `{ticket}`, what a payment set-up gave, from the page Stripe returns to → `{paid: true}`
+///   once that gift is paid (completing it now if Stripe says so before its event), 409
+///   while it is not, or is still processing. A ticket earns no pass: anyone can pay in
+///   anyone's name.
 async fn pass(gifts: Gifts, ip: IpAddr, body: Value) -> Result<Response, Rejection> {
     let now = gifts.ledger.clock.now();
+    if !gifts.limiter.allow_lookup(ip) {
+        return Err(too_many("Too many donation status checks. Please wait a few minutes.").into());
+    }
+    if let Some(link) = body.get("link") {
+        let opened = link
+            .as_str()
+            .filter(|l| l.len() <= 2048)
+            .and_then(|l| gifts.ledger.mail.tokens.open_donor_history(l, now));
+        let refused = || {
+            ApiError::BadRequest(
+                "This link has expired or was signed out. The link in your next receipt will work."
+                    .into(),
+            )
+        };
+        let Some((email, epoch)) = opened else {
+            return Err(refused().into());
+        };
+        let key = gifts
+            .ledger
+            .mail
+            .tokens
+            .key_of(donor_pass::KEY_PURPOSE, &email);
+        let current = gifts
+            .ledger
+            .db
+            .read(move |c| donor_pass::epoch(c, &key))
+            .await?;
+        if current != epoch {
+            return Err(refused().into());
+        }
+        tracing::info!(%ip, email = %masked(&email), "a donor's history link was opened");
+        let pass = gifts.passes.pass(&email, epoch, now);
+        return Ok(warp::reply::json(&json!({ "pass": pass, "email": email })).into_response());
+    }
     let ticket = body
         .get("ticket")
         .and_then(Value::as_str)
         .and_then(|t| gifts.passes.open_ticket(t, now));
-    let Some((gift, email)) = ticket else {
+    let Some((gift, _)) = ticket else {
         return Err(ApiError::BadRequest("This receipt is not valid.".into()).into());
     };
-    if !gifts.limiter.allow_lookup(ip, &email) {
-        return Err(too_many("Too many donation status checks. Please wait a few minutes.").into());
-    }
     let row = gifts
         .ledger
         .db
@@ -211,11 +263,10 @@ async fn pass(gifts: Gifts, ip: IpAddr, body: Value) -> Result<Response, Rejecti
                     payment_method,
                 }) => {
                     let paid = (intent, amount_cents, currency, payment_method);
-                    complete_on_return(&gifts, gift, paid).await?;
-                    true
+                    complete_on_return(&gifts, gift, paid).await?
                 }
-                Ok(Paid::Processing) => true,
-                Ok(Paid::No) => false,
+                // Still going through (a bank debit): not paid until it is.
+                Ok(Paid::Processing | Paid::No) => false,
                 Err(e) => {
                     tracing::warn!(donation = gift, error = %e, "could not ask Stripe about a payment");
                     false
@@ -227,7 +278,7 @@ async fn pass(gifts: Gifts, ip: IpAddr, body: Value) -> Result<Response, Rejecti
     if !paid {
         return Err(ApiError::Conflict("The payment has not gone through yet.".into()).into());
     }
-    Ok(warp::reply::json(&json!({ "pass": gifts.passes.pass(&email, now) })).into_response())
+    Ok(warp::reply::json(&json!({ "paid": true })).into_response())
 }
 
 /// The donor came back from Stripe, which says the gift is paid, before its webhook: the
@@ -237,40 +288,49 @@ async fn complete_on_return(
     gifts: &Gifts,
     gift: i64,
     (intent, amount_cents, currency, payment_method): (String, i64, String, Option<String>),
-) -> Result<(), ApiError> {
+) -> Result<bool, ApiError> {
     let (mail, now) = (gifts.ledger.mail.clone(), gifts.ledger.clock.now());
     let tz = gifts.ledger.site.tz();
-    let completed = gifts
+    let done = gifts
         .ledger
         .db
         .write(move |c| {
-            let done = donations::complete_paid(c, gift, &intent, amount_cents, &currency)?;
-            if done {
-                crate::domain::completion::completed(
-                    &mail,
-                    c,
-                    gift,
-                    payment_method.as_deref(),
-                    now,
-                    &tz,
-                )?;
+            if !donations::complete_paid(c, gift, &intent, amount_cents, &currency)? {
+                // Completed meanwhile (its event), or not this amount: what it is now says.
+                let status: String =
+                    c.query_row("SELECT status FROM donations WHERE id = ?1", [gift], |r| {
+                        r.get(0)
+                    })?;
+                return Ok((status == "completed", None));
             }
-            Ok(done)
+            let followed = crate::domain::completion::completed(
+                &mail,
+                c,
+                gift,
+                payment_method.as_deref(),
+                now,
+                &tz,
+            )?;
+            Ok((true, Some(followed)))
         })
         .await?;
-    if completed {
+    if let (_, Some(followed)) = done {
         tracing::info!(donation = gift, "donation completed on the donor's return");
         gifts.ledger.mail.wake();
+        if followed.limit_refund.is_some() {
+            gifts.ledger.refunder.wake();
+        }
     }
-    Ok(())
+    Ok(done.0)
 }
 
 /// POST /api/create-payment-intent `{amount, donorInfo, frequency?}` → `{clientSecret,
 /// ticket}`.
 ///
-/// The gift is checked, then reserved (a `pending` row, if the donor's year allows it), and
-/// only then does Stripe hear of it; a refused gift never reaches Stripe. A refusal names
-/// the donor's remaining allowance only to a browser holding their pass.
+/// The gift is checked, then reserved (a `pending` row), and only then does Stripe hear of
+/// it; a refused gift never reaches Stripe. A browser holding the donor's pass is held to
+/// what the donor gave before, with the spec's sentences; any other is answered from the
+/// request alone, and the limit is held when the payment succeeds.
 ///
 /// With `"frequency": "monthly"` the gift starts a plan (pending until this first gift is
 /// paid): the itemisation rules apply to what it will give this calendar year, and Stripe
@@ -287,8 +347,8 @@ async fn create(
         .payments
         .clone()
         .ok_or_else(|| ApiError::Unavailable(TEXTS.unavailable.into()))?;
-    if !gifts.limiter.allow_setup(ip, &donation.donor.email) {
-        tracing::warn!(%ip, email = %masked(&donation.donor.email), "payment setups over the limit");
+    if !gifts.limiter.allow_setup(ip) {
+        tracing::warn!(%ip, "payment setups over the limit");
         return Err(too_many(
             "Too many payment attempts. Please wait a few minutes and try again.",
         )
@@ -298,9 +358,16 @@ async fn create(
     let year = donations::year_at(&gifts.ledger.site, now);
     let limits = gifts.ledger.site.donations.clone();
     let gift = donation.clone();
-    let reveal = gifts
+    // The donor's own browser (their pass, of their current epoch) hears what they gave
+    // before; any other gets an answer that depends only on the request.
+    let shown = gifts
         .passes
-        .allows(pass.as_deref(), &donation.donor.email, now);
+        .pass_epoch(pass.as_deref(), &donation.donor.email, now);
+    let key = gifts
+        .ledger
+        .mail
+        .tokens
+        .key_of(donor_pass::KEY_PURPOSE, &donation.donor.email);
     let tz = gifts.ledger.site.tz();
     let later = if donation.monthly {
         donation.amount_cents * (plans::charges_this_year(now, &tz) - 1)
@@ -311,7 +378,9 @@ async fn create(
         .ledger
         .db
         .write(move |c| {
-            let reserved = match donations::reserve(c, &limits, year, &gift, later, now, reveal)? {
+            let verified = shown.is_some() && shown == Some(donor_pass::epoch(c, &key)?);
+            let reserved = match donations::reserve(c, &limits, year, &gift, later, now, verified)?
+            {
                 Ok(reserved) => reserved,
                 Err(refused) => return Ok(Err(refused)),
             };
@@ -325,6 +394,8 @@ async fn create(
         })
         .await?
         .map_err(ApiError::from)?;
+    // A decline of this payment counts against the network that set it up.
+    gifts.limiter.set_up(reserved.id, ip);
     let email = masked(&donation.donor.email);
     let failed = |cause: String| {
         let db = gifts.ledger.db.clone();

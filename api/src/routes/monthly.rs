@@ -21,7 +21,6 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use crate::domain::clock::sql_time;
-use crate::domain::donations::masked;
 use crate::domain::mail::tokens::{Confirm, Tokens};
 use crate::domain::plans::charge::{self, Charger, Outcome};
 use crate::domain::plans::{self, Plan, Status};
@@ -170,8 +169,8 @@ async fn setup(cards: Cards, ip: IpAddr, body: Value) -> Result<Response, Reject
         .payments
         .clone()
         .ok_or_else(|| ApiError::Unavailable(generator::donations::TEXTS.unavailable.into()))?;
-    if !cards.limiter.allow_setup(ip, &plan.email) {
-        tracing::warn!(%ip, email = %masked(&plan.email), "card setups over the limit");
+    if !cards.limiter.allow_setup(ip) {
+        tracing::warn!(%ip, "card setups over the limit");
         return Err(ApiError::RetryAfter {
             message: "Too many attempts. Please wait a few minutes and try again.".into(),
             seconds: DONATION_WINDOW.as_secs(),

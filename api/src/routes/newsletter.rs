@@ -20,7 +20,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 
 /// POST /api/newsletter-signup `{email, phone, zipCode, smsConsent?}`. A ticked box to get
 /// texts records consent for the number given, with where it came from and the words shown,
-/// whether or not the address is new: a number agrees, not an address. A new e-mail is stored as pending
+/// whether or not the address is new (a number agrees, not an address), unless the number
+/// said stop: only staff can record its consent again. A new e-mail is stored as pending
 /// and sent a link to confirm; a known one keeps its details (and, unless confirmed, gets
 /// a new link, at most three a day). Every signup is answered alike (status, body and,
 /// since each commits a write, time), so the form cannot tell a stranger whether someone
@@ -39,10 +40,15 @@ async fn signup(
         .write(move |tx| {
             newsletter::sign_up(&mail, tx, &email, phone.as_deref(), &zip, now)?;
             if let (true, Some(phone)) = (texts, phone.as_deref()) {
+                let phone_key = |e164: &str| mail.tokens.key_of(sms_consent::KEY_PURPOSE, e164);
+                // A number that said stop is not taken back by a ticked box (nothing is
+                // recorded then; the answer is the same).
                 sms_consent::grant(
                     tx,
                     &Grant {
                         phone,
+                        email: &email,
+                        phone_key: &phone_key,
                         form: forms::NEWSLETTER.slug,
                         ip: from.ip,
                         user_agent: from.user_agent.as_deref(),

@@ -140,11 +140,16 @@ impl TestApp {
         self.post_from(path, body, [10, 0, 0, 1]).await
     }
 
-    pub async fn post_from(&self, path: &str, body: &str, ip: [u8; 4]) -> Response<Bytes> {
+    pub async fn post_from(
+        &self,
+        path: &str,
+        body: &str,
+        ip: impl Into<std::net::IpAddr>,
+    ) -> Response<Bytes> {
         warp::test::request()
             .method("POST")
             .path(path)
-            .remote_addr((ip, 40000).into())
+            .remote_addr((ip.into(), 40000).into())
             .header("content-type", "application/json")
             .body(body)
             .reply(&self.app)

@@ -9,6 +9,7 @@ use crate::common::{TestApp, message, text};
 
 const SIGNUP: &str = "/api/newsletter-signup";
 const OPT_OUT: &str = "/api/admin/sms-opt-outs";
+const OPT_IN: &str = "/api/admin/sms-opt-ins";
 
 /// `(phone, action, source, ip, user_agent, disclosure_version, method, note)` of every record.
 type Record = (
@@ -293,13 +294,94 @@ async fn staff_record_a_stop_and_the_number_leaves_every_export_at_once() {
         .unwrap();
     assert_eq!(target, "sms:…4567");
 
-    // Ticking the box again is a new, clear act: the number agrees again.
-    sign_up(&app, json!({"email": "ana@example.org", "phone": "5551234567", "zipCode": "12345", "smsConsent": true})).await;
+    // A ticked box does not take a stop back: anyone can type anyone's number, and each
+    // later text would break the law. The signup is answered as ever.
+    let res = sign_up(&app, json!({"email": "mallory@example.org", "phone": "5551234567", "zipCode": "12345", "smsConsent": true})).await;
+    assert_eq!(res.status(), 201);
+    let res = sign_up(&app, json!({"email": "ana@example.org", "phone": "5551234567", "zipCode": "12345", "smsConsent": true})).await;
+    assert_eq!(res.status(), 201);
+    let after = export("/api/admin/newsletters/export").await;
+    assert!(!after.contains("123-4567"), "{after}");
+    assert_eq!(records(&app).await.last().unwrap().1, "revoked");
+
+    // Only staff record it again, saying how the owner asked; audited.
+    let res = app
+        .admin("POST", OPT_IN, &token, Some(json!({"phone": "555-123-4567", "note": "Ana called on May 3 asking for texts again."})))
+        .await;
+    assert_eq!(res.status(), 201, "{:?}", res.body());
+    assert_eq!(
+        TestApp::json(&res),
+        json!({"phone": "+15551234567", "wasStopped": true})
+    );
     assert!(
         export("/api/admin/newsletters/export")
             .await
             .contains("(555) 123-4567")
     );
+    let last = records(&app).await.pop().unwrap();
+    assert_eq!((last.1.as_str(), last.2.as_str()), ("granted", "staff"));
+    let audited: i64 = app
+        .db
+        .read(|c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM audit_log WHERE action = 'opt_in' AND target = 'sms:…4567'",
+                [],
+                |r| r.get(0),
+            )
+        })
+        .await
+        .unwrap();
+    assert_eq!(audited, 1);
+}
+
+#[tokio::test]
+async fn an_opt_in_needs_a_session_a_number_and_a_note() {
+    let app = TestApp::new();
+    let anonymous = warp::test::request()
+        .method("POST")
+        .path(OPT_IN)
+        .json(&json!({"phone": "5551234567", "note": "asked"}))
+        .reply(&app.app)
+        .await;
+    assert_eq!(anonymous.status(), 401);
+    let token = app.login().await;
+    for (body, expected) in [
+        (json!({"phone": "5551234567"}), "Say how and when"),
+        (
+            json!({"phone": "5551234567", "note": "  "}),
+            "Say how and when",
+        ),
+        (
+            json!({"phone": "12", "note": "asked"}),
+            "Please enter a valid phone number",
+        ),
+        (
+            json!({"phone": "5551234567", "note": "x".repeat(501)}),
+            "The note must be at most 500",
+        ),
+        (
+            json!({"phone": "5551234567", "note": "a\u{0007}b"}),
+            "The note contains characters",
+        ),
+    ] {
+        let res = app.admin("POST", OPT_IN, &token, Some(body.clone())).await;
+        assert_eq!(res.status(), 400, "{body}");
+        assert!(
+            message(&res).starts_with(expected),
+            "{body}: {}",
+            message(&res)
+        );
+    }
+    let res = app
+        .admin(
+            "POST",
+            OPT_IN,
+            &token,
+            Some(json!({"phone": "5551234567", "note": "x", "extra": 1})),
+        )
+        .await;
+    assert_eq!(res.status(), 400);
+    assert!(records(&app).await.is_empty(), "nothing recorded");
 }
 
 #[tokio::test]
@@ -371,12 +453,26 @@ async fn an_opt_out_needs_a_session_and_a_valid_body() {
     assert_eq!(TestApp::json(&res)["wasConsenting"], false);
 }
 
+/// Erasing a person erases the consent records of every number they gave (a later signup's
+/// too, with its address and browser), and keeps only a stop, as a keyed hash that names
+/// nobody: a stranger's ticked box for that number still records nothing.
 #[tokio::test]
-async fn erasing_a_person_erases_their_numbers_consent_records() {
+async fn erasing_a_person_erases_their_numbers_consent_records_but_not_a_stop() {
     let app = TestApp::new();
     sign_up(&app, json!({"email": "ana@example.org", "phone": "5551234567", "zipCode": "12345", "smsConsent": true})).await;
+    // A later signup from Ana with another number: her row keeps the first, the grant is kept.
+    sign_up(&app, json!({"email": "Ana@Example.org", "phone": "5550001111", "zipCode": "12345", "smsConsent": true})).await;
     sign_up(&app, json!({"email": "bo@example.org", "phone": "5559876543", "zipCode": "12345", "smsConsent": true})).await;
     let token = app.login().await;
+    let res = app
+        .admin(
+            "POST",
+            OPT_OUT,
+            &token,
+            Some(json!({"phone": "5551234567", "method": "text"})),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
     let res = app
         .admin(
             "POST",
@@ -387,8 +483,35 @@ async fn erasing_a_person_erases_their_numbers_consent_records() {
         .await;
     assert_eq!(res.status(), 200);
     let left = records(&app).await;
-    assert_eq!(left.len(), 1);
+    assert_eq!(left.len(), 1, "{left:?}");
     assert_eq!(left[0].0, "+15559876543");
+    let kept: Vec<String> = app
+        .db
+        .read(|c| {
+            c.prepare("SELECT phone_key FROM sms_revocations")?
+                .query_map([], |r| r.get(0))?
+                .collect()
+        })
+        .await
+        .unwrap();
+    assert_eq!(kept.len(), 1, "one stop kept");
+    assert!(!kept[0].contains("555"), "as a hash: {kept:?}");
+    sign_up(&app, json!({"email": "mallory@example.org", "phone": "(555) 123-4567", "zipCode": "12345", "smsConsent": true})).await;
+    assert_eq!(
+        records(&app).await.len(),
+        1,
+        "the stop outlived the erasure"
+    );
+    // Staff can still record the owner's own request.
+    let res = app
+        .admin(
+            "POST",
+            OPT_IN,
+            &token,
+            Some(json!({"phone": "5551234567", "note": "Asked by letter."})),
+        )
+        .await;
+    assert_eq!(TestApp::json(&res)["wasStopped"], true);
 }
 
 #[tokio::test]

@@ -240,6 +240,33 @@ pub fn request(
     }))
 }
 
+/// Stores the refund of `cents` of completed gift `id`, the part that took its donor past
+/// `year`'s limit of `limit_cents` (see `donations::hold_to_limit`), as `requested`, of origin
+/// `limit`: the server's own refund, made at Stripe by `limit_refunds`. Call inside the write
+/// that completed the gift. Returns the row's id.
+pub fn request_over_limit(
+    conn: &Connection,
+    tz: &TimeZone,
+    id: i64,
+    cents: i64,
+    year: i16,
+    limit_cents: i64,
+    now: Timestamp,
+) -> rusqlite::Result<i64> {
+    let at = sql_time(now);
+    let reason = format!(
+        "Over the {year} limit of ${}: the excess is refunded automatically",
+        generator::donations::format_dollars(limit_cents)
+    );
+    conn.query_row(
+        "INSERT INTO donation_refunds (donation_id, kind, origin, amount_cents, status, reason, \
+             refunded_at, refund_year, created_at, updated_at) \
+         VALUES (?1, 'refund', 'limit', ?2, 'requested', ?3, ?4, ?5, ?4, ?4) RETURNING id",
+        params![id, cents, reason, at, year_of(tz, now)],
+        |r| r.get(0),
+    )
+}
+
 /// Our call to Stripe for request `id` failed: it no longer holds its amount. (Should Stripe
 /// have made the refund after all, its event finds this row by the id in its metadata.)
 pub fn request_failed(conn: &Connection, id: i64, now: Timestamp) -> rusqlite::Result<()> {

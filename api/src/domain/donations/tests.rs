@@ -94,8 +94,9 @@ async fn the_yearly_total_decides_the_limit_and_the_extra_questions() {
         .await
         .is_ok()
     );
-    // With the answers it goes through, and the limit counts pending gifts too.
-    with_conn(&db, {
+    // With the answers it goes through. An unpaid set-up counts against nothing (anyone can
+    // make one in anyone's name): only what is paid does.
+    let big = with_conn(&db, {
         let r = r.clone();
         move |c| {
             reserve(
@@ -111,9 +112,9 @@ async fn the_yearly_total_decides_the_limit_and_the_extra_questions() {
     })
     .await
     .unwrap();
-    let over = with_conn(&db, {
+    let reserve_151 = || {
         let r = r.clone();
-        move |c| {
+        with_conn(&db, move |c| {
             reserve(
                 c,
                 &r,
@@ -123,10 +124,14 @@ async fn the_yearly_total_decides_the_limit_and_the_extra_questions() {
                 Timestamp::now(),
                 true,
             )
-        }
-    })
-    .await
-    .unwrap_err();
+        })
+    };
+    assert!(
+        reserve_151().await.is_ok(),
+        "a pending $44,000 takes no room"
+    );
+    with_conn(&db, move |c| set_status(c, big.id, "completed")).await;
+    let over = reserve_151().await.unwrap_err();
     assert_eq!(
         over.message,
         "This amount would exceed your annual limit. You can donate up to $150 more this year."
@@ -138,8 +143,8 @@ async fn the_yearly_total_decides_the_limit_and_the_extra_questions() {
     assert_eq!(
         totals,
         Totals {
-            completed: 15_000,
-            pending: 4_400_000
+            completed: 4_415_000,
+            pending: 15_100
         }
     );
 }
@@ -254,8 +259,11 @@ async fn unpaid_gifts_hold_their_place_for_minutes_then_expire_once() {
     );
 }
 
+/// A set-up from a browser without the donor's pass is answered from the request alone:
+/// the same for a donor and for someone who never gave. The donor's own browser hears the
+/// spec's sentences, which count what they gave.
 #[tokio::test]
-async fn a_refusal_names_earlier_gifts_only_when_it_may() {
+async fn an_unverified_set_up_is_answered_from_the_request_alone() {
     let db = Db::open_in_memory().unwrap();
     let r = rules();
     let now = Timestamp::now();
@@ -269,54 +277,137 @@ async fn a_refusal_names_earlier_gifts_only_when_it_may() {
                 &gift("di@example.org", json!(44_000), true),
                 0,
                 now,
-                false,
+                true,
             )
         }
     })
     .await
     .unwrap();
     with_conn(&db, move |c| set_status(c, first.id, "completed")).await;
-    for (reveal, expected) in [
-        (false, "This amount would exceed your annual limit."),
-        (
-            true,
-            "This amount would exceed your annual limit. You can donate up to $300 more this year.",
-        ),
-    ] {
+    let try_one = |email: &'static str, amount: i64, itemized: bool, verified: bool| {
         let r = r.clone();
-        let refused = with_conn(&db, move |c| {
+        with_conn(&db, move |c| {
             reserve(
                 c,
                 &r,
                 2026,
-                &gift("di@example.org", json!(301), true),
+                &gift(email, json!(amount), itemized),
                 0,
                 now,
-                reveal,
+                verified,
             )
+            .map(|outcome| outcome.map(|_| ()).map_err(|refused| refused.message))
         })
+    };
+    for email in ["di@example.org", "never@example.org"] {
+        // Past what Di has left, but not past the limit: taken (held when it is paid).
+        assert_eq!(try_one(email, 301, true, false).await, Ok(()), "{email}");
+        // A small gift without occupation: taken (asked after the payment if need be).
+        assert_eq!(try_one(email, 25, false, false).await, Ok(()), "{email}");
+        // Past the limit on its own: refused alike.
+        assert_eq!(
+            try_one(email, 44_301, true, false).await,
+            Err("This amount would exceed your annual limit.".to_owned()),
+            "{email}"
+        );
+        // Over $200 on its own: asked alike.
+        assert_eq!(
+            try_one(email, 201, false, false).await,
+            Err(donations::TEXTS.additional_info.description.to_owned()),
+            "{email}"
+        );
+    }
+    assert_eq!(
+        try_one("di@example.org", 301, true, true).await,
+        Err(
+            "This amount would exceed your annual limit. You can donate up to $300 more this year."
+                .to_owned()
+        )
+    );
+    let refused = try_one("di@example.org", 25, false, true)
         .await
         .unwrap_err();
-        assert_eq!(refused.message, expected);
+    assert!(
+        refused.ends_with("This gift brings your total for 2026 above $200."),
+        "{refused}"
+    );
+}
+
+/// What a paid gift gives past the limit is set to go back, and of two paid at once the
+/// second returns what the first left no room for.
+#[tokio::test]
+async fn a_paid_gift_is_held_to_the_limit() {
+    let db = Db::open_in_memory().unwrap();
+    let r = rules();
+    let tz = jiff::tz::TimeZone::UTC;
+    let now = Timestamp::now();
+    let mut ids = Vec::new();
+    for (email, amount) in [
+        ("ev@example.org", 44_000),
+        ("ev@example.org", 250),
+        ("ev@example.org", 100),
+        ("other@example.org", 44_300),
+    ] {
+        let r = r.clone();
+        ids.push(
+            with_conn(&db, move |c| {
+                reserve(
+                    c,
+                    &r,
+                    2026,
+                    &gift(email, json!(amount), true),
+                    0,
+                    now,
+                    false,
+                )
+            })
+            .await
+            .unwrap()
+            .id,
+        );
     }
-    // Earlier gifts that make a small one need the extra answers: said without amounts.
-    let r2 = r.clone();
-    let refused = with_conn(&db, move |c| {
-        reserve(
-            c,
-            &r2,
-            2026,
-            &gift("di@example.org", json!(25), false),
-            0,
-            now,
-            false,
-        )
-    })
-    .await
-    .unwrap_err();
+    let complete = |id: i64| {
+        let (r, tz) = (r.clone(), tz.clone());
+        with_conn(&db, move |c| {
+            set_status(c, id, "completed")?;
+            let refund = hold_to_limit(c, &r, &tz, id, now)?;
+            refund
+                .map(|refund| {
+                    c.query_row(
+                        "SELECT amount_cents, origin, status FROM donation_refunds WHERE id = ?1",
+                        [refund],
+                        |row| {
+                            Ok((
+                                row.get::<_, i64>(0)?,
+                                row.get::<_, String>(1)?,
+                                row.get::<_, String>(2)?,
+                            ))
+                        },
+                    )
+                })
+                .transpose()
+        })
+    };
+    assert_eq!(complete(ids[0]).await, None);
+    assert_eq!(complete(ids[1]).await, None, "$44,250 is within the limit");
     assert_eq!(
-        refused.message,
-        donations::TEXTS.additional_info.description
+        complete(ids[2]).await,
+        Some((5_000, "limit".to_owned(), "requested".to_owned())),
+        "$50 of the third gift passes the limit"
+    );
+    assert_eq!(
+        complete(ids[3]).await,
+        None,
+        "another donor's year is their own"
+    );
+    // Completing again (a replay) adds nothing: what is held is already set to go back.
+    assert_eq!(
+        with_conn(&db, {
+            let (r, tz) = (r.clone(), tz.clone());
+            move |c| hold_to_limit(c, &r, &tz, ids[2], now)
+        })
+        .await,
+        None
     );
 }
 

@@ -147,15 +147,31 @@ pub fn one_line(text: &str, max: usize) -> String {
 }
 
 /// The HTML alternative of a plain-text body: paragraphs at blank lines, line breaks
-/// kept, web addresses made links, everything else escaped.
-pub fn html_of(text: &str) -> String {
+/// kept, the site's own addresses (under `site_url`) made links, everything else escaped. A
+/// block of lines starting `> ` (what a visitor wrote, [`quoted`]) is set apart as a quote.
+/// Addresses a visitor typed stay text: a contact message's fake "sign in here" link must
+/// not become a link in a staff alert, nor a donor-typed one in a receipt the party sends.
+pub fn html_of(text: &str, site_url: &str) -> String {
     let mut html = String::from(
         "<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head>\
          <body style=\"font-family: sans-serif; line-height: 1.5; max-width: 40em\">",
     );
     for paragraph in text.split("\n\n").filter(|p| !p.trim().is_empty()) {
+        let is_quote = paragraph.lines().all(|l| l == ">" || l.starts_with("> "));
+        if is_quote {
+            html.push_str(
+                "<blockquote style=\"margin: 0 0 1em; padding-left: 1em; border-left: 3px solid #94a3b8; color: #334155\">",
+            );
+            let lines: Vec<String> = paragraph
+                .lines()
+                .map(|l| escape(l.strip_prefix("> ").unwrap_or("")))
+                .collect();
+            html.push_str(&lines.join("<br>\n"));
+            html.push_str("</blockquote>\n");
+            continue;
+        }
         html.push_str("<p>");
-        let lines: Vec<String> = paragraph.lines().map(linked).collect();
+        let lines: Vec<String> = paragraph.lines().map(|l| linked(l, site_url)).collect();
         html.push_str(&lines.join("<br>\n"));
         html.push_str("</p>\n");
     }
@@ -163,14 +179,37 @@ pub fn html_of(text: &str) -> String {
     html
 }
 
-/// One line of text, escaped, with its http(s) addresses as links.
-fn linked(line: &str) -> String {
+/// What a visitor wrote, set apart in a message: every line begins `> ` (an empty one `>`),
+/// so it reads as a quote in plain text, keeps its blank lines inside one block, and
+/// [`html_of`] shows it as one.
+pub fn quoted(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let l = l.trim_end();
+            if l.is_empty() {
+                ">".to_owned()
+            } else {
+                format!("> {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// One line of text, escaped, with the site's own addresses as links.
+fn linked(line: &str, site_url: &str) -> String {
+    let ours = |word: &str| {
+        word == site_url
+            || word
+                .strip_prefix(site_url)
+                .is_some_and(|rest| rest.starts_with(['/', '?', '#']))
+    };
     let mut out = String::new();
     for (i, word) in line.split(' ').enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        if word.starts_with("https://") || word.starts_with("http://") {
+        if !site_url.is_empty() && ours(word) {
             let href = escape(word);
             out.push_str(&format!("<a href=\"{href}\">{href}</a>"));
         } else {

@@ -8,10 +8,11 @@
 //!
 //! What is sent: [`receipt`]s for paid gifts and [`refund_notice`]s when money goes back,
 //! [`staff_alert`]s for contact messages and volunteers and [`money_alerts`] for disputes
-//! and failed refunds, the [`newsletter`]'s confirmation and welcome, and the
-//! [`plan_notices`] about monthly gifts. The words are in
+//! and failed refunds, the [`newsletter`]'s confirmation and welcome, the
+//! [`plan_notices`] about monthly gifts and the best-efforts [`info_request`] after a gift. The words are in
 //! `content/mail.yaml` ([`texts`]); links are signed ([`tokens`]).
 
+pub mod info_request;
 pub mod message;
 pub mod money_alerts;
 pub mod newsletter;
@@ -78,6 +79,8 @@ pub struct Mail {
     pub tz: jiff::tz::TimeZone,
     pub texts: Texts,
     pub tokens: Tokens,
+    /// The limits and the itemisation threshold, which notices and follow-ups quote.
+    pub donation_rules: generator::config::DonationRules,
     transport: Transport,
     db: Db,
     clock: Arc<Clock>,
@@ -149,6 +152,7 @@ impl Mail {
             tz: site.tz(),
             texts: Texts::load(places.content_dir)?,
             tokens: Tokens::open(places.data_dir)?,
+            donation_rules: site.donations.clone(),
             transport,
             db,
             clock,
@@ -180,7 +184,7 @@ impl Mail {
         unsubscribe: Option<&str>,
     ) -> Option<Built> {
         let text = format!("{body}\n\n-- \n{}\n", self.fill(&self.texts.footer, &[]));
-        let html = message::html_of(&text);
+        let html = message::html_of(&text, &self.site_url);
         let draft = Draft {
             to,
             reply_to,
@@ -208,6 +212,17 @@ impl Mail {
             rand::random::<u128>(),
             self.from.email.domain()
         )
+    }
+
+    /// What one individual may give in `year`, in cents.
+    pub fn limit_cents(&self, year: i16) -> Option<i64> {
+        self.donation_rules.limit_cents(year)
+    }
+
+    /// Deletes the outbox's copies of mail about erased person `email` (see
+    /// [`sender::Transport::erase`]); blocking.
+    pub fn erase_from_outbox(&self, email: &str, ids: &[i64]) -> usize {
+        self.transport.erase(email, ids)
     }
 
     /// An absolute link to `path` on the site.

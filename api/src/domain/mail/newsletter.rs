@@ -4,8 +4,9 @@
 //! version and sends a welcome that carries a one-click unsubscribe (RFC 8058).
 //!
 //! A known address is answered like a new one and no row changes that anyone can see: a
-//! pending or unsubscribed address gets a new confirmation mail (at most three a day, so
-//! the form cannot be used to flood someone), a confirmed one nothing.
+//! pending or unsubscribed address gets a new confirmation mail (at most three a day to one
+//! mailbox however its address is spelt, and a few hundred an hour in all, so the form
+//! cannot be used to flood someone), a confirmed one nothing.
 
 use jiff::Timestamp;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -16,8 +17,27 @@ use super::queue::{self, Kind};
 use super::tokens::{Confirm, Tokens};
 use crate::domain::clock::sql_time;
 
-/// Confirmation mails one address may be sent in a day (the party's date).
+/// Confirmation mails one mailbox may be sent in a day (the party's date), however its
+/// address is spelt ([`mailbox`]).
 pub const CONFIRMATIONS_PER_DAY: i64 = 3;
+/// Confirmation mails the site sends in an hour, to everyone: a flood of signups from many
+/// networks cannot make the party's mail server a spam cannon (nor burn its reputation).
+pub const CONFIRMATIONS_PER_HOUR: i64 = 300;
+
+/// The mailbox an address delivers to, as the common mail systems read it: lower case,
+/// without a `+tag` (sub-addressing), and for Gmail without dots (`Ann.Lee+news@GMail.com`
+/// and `annlee@gmail.com` are one mailbox).
+pub fn mailbox(email: &str) -> String {
+    let email = email.trim().to_lowercase();
+    let Some((local, domain)) = email.rsplit_once('@') else {
+        return email;
+    };
+    let local = local.split('+').next().unwrap_or(local);
+    match domain {
+        "gmail.com" | "googlemail.com" => format!("{}@gmail.com", local.replace('.', "")),
+        _ => format!("{local}@{domain}"),
+    }
+}
 
 /// A signup for `email`; call inside one write. Nothing about the outcome is returned: the
 /// caller must answer every signup alike.
@@ -29,16 +49,15 @@ pub fn sign_up(
     zip: &str,
     now: Timestamp,
 ) -> rusqlite::Result<()> {
-    let existing: Option<(i64, String, Option<String>, i64)> = conn
+    let existing: Option<(i64, String)> = conn
         .query_row(
-            "SELECT id, status, confirm_mails_day, confirm_mails_sent FROM newsletter_signups \
-             WHERE email = ?1",
+            "SELECT id, status FROM newsletter_signups WHERE email = ?1",
             [email],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;
     match existing {
-        Some((id, status, day, sent)) => {
+        Some((id, status)) => {
             // Changes nothing visible, but writes as an insert does: a known address must
             // not answer faster.
             conn.execute(
@@ -46,7 +65,7 @@ pub fn sign_up(
                 [id],
             )?;
             if status != "confirmed" {
-                send_confirmation(mail, conn, id, email, (day, sent), now)?;
+                send_confirmation(mail, conn, id, email, now)?;
             }
         }
         None => {
@@ -56,33 +75,54 @@ pub fn sign_up(
                 params![email, phone, zip, phone.and_then(generator::forms::e164)],
                 |r| r.get(0),
             )?;
-            send_confirmation(mail, conn, id, email, (None, 0), now)?;
+            send_confirmation(mail, conn, id, email, now)?;
         }
     }
     Ok(())
 }
 
-/// Queues a confirmation mail unless the address had its three today.
+/// Queues a confirmation mail unless its mailbox had its three today or the site its
+/// hour's worth.
 fn send_confirmation(
     mail: &Mail,
     conn: &Connection,
     id: i64,
     email: &str,
-    (day, sent): (Option<String>, i64),
     now: Timestamp,
 ) -> rusqlite::Result<()> {
-    let today = now.to_zoned_datetime(mail.tz.clone()).date().to_string();
-    let sent_today = if day.as_deref() == Some(today.as_str()) {
-        sent
-    } else {
-        0
+    let local = now.to_zoned_datetime(mail.tz.clone());
+    let today = local.date().to_string();
+    let hour = local.strftime("%Y-%m-%dT%H").to_string();
+    let key = mail.tokens.key_of("confirm-mailbox", &mailbox(email));
+    let count = |key: &str, period: &str| -> rusqlite::Result<i64> {
+        conn.query_row(
+            "SELECT COALESCE((SELECT sent FROM confirm_mail_counts WHERE mailbox_key = ?1 AND period = ?2), 0)",
+            params![key, period],
+            |r| r.get(0),
+        )
     };
+    let sent_today = count(&key, &today)?;
     if sent_today >= CONFIRMATIONS_PER_DAY {
         return Ok(());
     }
+    if count("*", &hour)? >= CONFIRMATIONS_PER_HOUR {
+        tracing::warn!("newsletter confirmations over the hour's cap; this one is not sent");
+        return Ok(());
+    }
+    for (key, period) in [(key.as_str(), today.as_str()), ("*", hour.as_str())] {
+        conn.execute(
+            "INSERT INTO confirm_mail_counts (mailbox_key, period, sent) VALUES (?1, ?2, 1) \
+             ON CONFLICT (mailbox_key, period) DO UPDATE SET sent = sent + 1",
+            params![key, period],
+        )?;
+    }
+    // Yesterday's counts are no use any more.
     conn.execute(
-        "UPDATE newsletter_signups SET confirm_mails_day = ?2, confirm_mails_sent = ?3 WHERE id = ?1",
-        params![id, today, sent_today + 1],
+        "DELETE FROM confirm_mail_counts WHERE period < ?1",
+        [local
+            .yesterday()
+            .map(|d| d.date().to_string())
+            .unwrap_or_default()],
     )?;
     let url = mail.link(&format!(
         "/newsletter/confirm/{}",
@@ -93,24 +133,45 @@ fn send_confirmation(
     let body = mail.fill(&n.confirm_body, &[("confirmUrl", &url)]);
     let to = Person { name: None, email };
     if let Some(built) = mail.compose(Kind::NewsletterConfirm, to, None, &subject, &body, None) {
-        let key = format!("newsletter-confirm:{id}:{today}:{}", sent_today + 1);
-        queue::enqueue(conn, &key, Kind::NewsletterConfirm, email, &built, now)?;
+        let event = format!("newsletter-confirm:{id}:{today}:{}", sent_today + 1);
+        queue::enqueue(conn, &event, Kind::NewsletterConfirm, email, &built, now)?;
     }
     Ok(())
 }
 
+/// A signup as its links read it: id, address, status, and when it was unsubscribed.
+type Signup = (i64, String, String, Option<String>);
+
 /// The signup a link names, if the link is signed for its address.
-fn signup_of(
-    conn: &Connection,
-    id: Option<i64>,
-) -> rusqlite::Result<Option<(i64, String, String)>> {
+fn signup_of(conn: &Connection, id: Option<i64>) -> rusqlite::Result<Option<Signup>> {
     let Some(id) = id else { return Ok(None) };
     conn.query_row(
-        "SELECT id, email, status FROM newsletter_signups WHERE id = ?1",
+        "SELECT id, email, status, unsubscribed_at FROM newsletter_signups WHERE id = ?1",
         [id],
-        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )
     .optional()
+}
+
+/// What confirmation link `token` says of its signup: a link made before the address
+/// unsubscribed is out of date, like an expired one (a person who unsubscribed signs up
+/// again to get a new link; an old one in their mailbox must not subscribe them again).
+fn confirm_state(mail: &Mail, signup: &Signup, token: &str, now: Timestamp) -> Confirm {
+    let (id, email, _, unsubscribed_at) = signup;
+    let state = mail.tokens.check_confirm(token, *id, email, now);
+    let issued = Tokens::confirm_issued(token);
+    let unsubscribed = unsubscribed_at
+        .as_deref()
+        .and_then(|t| t.parse::<Timestamp>().ok());
+    match (state, issued, unsubscribed) {
+        // Links carry whole seconds: one made in the second of the unsubscribe is the new one.
+        (Confirm::Valid, Some(issued), Some(unsubscribed))
+            if issued.as_second() < unsubscribed.as_second() =>
+        {
+            Confirm::Expired
+        }
+        _ => state,
+    }
 }
 
 /// What a confirmation link says now (for the page that shows the button; changes nothing).
@@ -121,30 +182,32 @@ pub fn check_confirm(
     now: Timestamp,
 ) -> rusqlite::Result<Confirm> {
     Ok(match signup_of(conn, Tokens::confirm_id(token))? {
-        Some((id, email, _)) => mail.tokens.check_confirm(token, id, &email, now),
+        Some(signup) => confirm_state(mail, &signup, token, now),
         None => Confirm::Invalid,
     })
 }
 
 /// Confirms the signup a valid link names, recording the time and the consent version, and
-/// queues the welcome; confirming twice changes nothing. Call inside one write.
+/// queues the welcome; confirming twice changes nothing. A confirmed address's history of
+/// unsubscribing stays as it was. Call inside one write.
 pub fn confirm(
     mail: &Mail,
     conn: &Connection,
     token: &str,
     now: Timestamp,
 ) -> rusqlite::Result<Confirm> {
-    let Some((id, email, status)) = signup_of(conn, Tokens::confirm_id(token))? else {
+    let Some(signup) = signup_of(conn, Tokens::confirm_id(token))? else {
         return Ok(Confirm::Invalid);
     };
-    let state = mail.tokens.check_confirm(token, id, &email, now);
+    let state = confirm_state(mail, &signup, token, now);
+    let (id, email, status, _) = signup;
     if state != Confirm::Valid || status == "confirmed" {
         return Ok(state);
     }
     let at = sql_time(now);
     conn.execute(
         "UPDATE newsletter_signups SET status = 'confirmed', confirmed_at = ?2, \
-             unsubscribed_at = NULL, consent_version = ?3, updated_at = ?2 WHERE id = ?1",
+             consent_version = ?3, updated_at = ?2 WHERE id = ?1",
         params![id, at, mail.texts.newsletter.consent_version],
     )?;
     let unsubscribe = unsubscribe_url(mail, id, &email);
@@ -180,7 +243,7 @@ pub fn unsubscribe_url(mail: &Mail, id: i64, email: &str) -> String {
 /// Whether an unsubscribe link is good (for the page; changes nothing).
 pub fn check_unsubscribe(mail: &Mail, conn: &Connection, token: &str) -> rusqlite::Result<bool> {
     Ok(signup_of(conn, Tokens::unsubscribe_id(token))?
-        .is_some_and(|(id, email, _)| mail.tokens.check_unsubscribe(token, id, &email)))
+        .is_some_and(|(id, email, _, _)| mail.tokens.check_unsubscribe(token, id, &email)))
 }
 
 /// Unsubscribes the signup a good link names, and drops its newsletter mail not yet sent;
@@ -191,7 +254,7 @@ pub fn unsubscribe(
     token: &str,
     now: Timestamp,
 ) -> rusqlite::Result<bool> {
-    let Some((id, email, status)) = signup_of(conn, Tokens::unsubscribe_id(token))? else {
+    let Some((id, email, status, _)) = signup_of(conn, Tokens::unsubscribe_id(token))? else {
         return Ok(false);
     };
     if !mail.tokens.check_unsubscribe(token, id, &email) {

@@ -9,7 +9,28 @@ use super::Mail;
 use super::message::Person;
 use super::queue::{self, Kind};
 pub use super::usd;
-use crate::domain::donations;
+use crate::domain::{donations, donor_pass};
+
+/// A receipt's two links about the donor's giving history: one that lets the browser it is
+/// opened in show it (the donor's pass, `domain::donor_pass`), in a fragment the server never
+/// sees or logs, and one that signs every browser out of it.
+fn donor_links(
+    mail: &Mail,
+    conn: &Connection,
+    email: &str,
+    now: Timestamp,
+) -> rusqlite::Result<(String, String)> {
+    let epoch = donor_pass::epoch(conn, &mail.tokens.key_of(donor_pass::KEY_PURPOSE, email))?;
+    let history = mail.link(&format!(
+        "/donate#history={}",
+        mail.tokens.donor_history(email, epoch, now)
+    ));
+    let sign_out = mail.link(&format!(
+        "/donate/history/sign-out/{}",
+        mail.tokens.donor_sign_out(email)
+    ));
+    Ok((history, sign_out))
+}
 
 /// Numbers the completed gift `id` and queues its receipt; `false` when it already has one
 /// (or is not completed). Call inside the write that completed it.
@@ -63,6 +84,7 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
         usd(gift.cents),
         usd(year_total),
     );
+    let (history, sign_out) = donor_links(mail, conn, &gift.email, now)?;
     let values = [
         ("donorName", gift.name.as_str()),
         ("receiptNumber", number.as_str()),
@@ -71,6 +93,8 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
         ("purpose", purpose.as_str()),
         ("donorAddress", gift.address.as_str()),
         ("yearTotal", total.as_str()),
+        ("historyUrl", history.as_str()),
+        ("signOutUrl", sign_out.as_str()),
     ];
     let t = &mail.texts.receipt;
     let to = Person {

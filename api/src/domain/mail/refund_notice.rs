@@ -22,6 +22,8 @@ struct Refunded {
     receipt: Option<String>,
     refunded_at: String,
     year: i16,
+    /// `limit` for the server's own refund of what passed the year's limit.
+    origin: String,
 }
 
 /// Queues the notice of refund `id` (our row); `false` when there is none to send (a
@@ -32,7 +34,7 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
         .query_row(
             &format!(
                 "SELECT d.donor_name, d.donor_email, r.amount_cents, d.amount_cents, d.created_at, \
-                        d.receipt_number, r.refunded_at, d.contribution_year \
+                        d.receipt_number, r.refunded_at, d.contribution_year, r.origin \
                  FROM donation_refunds r JOIN donations d ON d.id = r.donation_id \
                  WHERE r.id = ?1 AND r.kind = 'refund' AND r.status IN {}",
                 donations::refunds::COUNTED
@@ -48,6 +50,7 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
                     receipt: r.get(5)?,
                     refunded_at: r.get(6)?,
                     year: r.get(7)?,
+                    origin: r.get(8)?,
                 })
             },
         )
@@ -63,6 +66,7 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
             .to_string()
     };
     let year_total = donations::totals(conn, &refund.email, refund.year, now)?.completed;
+    let limit = usd(mail.limit_cents(refund.year).unwrap_or_default());
     let (amount, gift_amount, gift_date, date, year, total) = (
         usd(refund.cents),
         usd(refund.gift_cents),
@@ -83,8 +87,14 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
         ("date", date.as_str()),
         ("year", year.as_str()),
         ("yearTotal", total.as_str()),
+        ("limit", limit.as_str()),
     ];
-    let t = &mail.texts.refund;
+    // What passed the year's limit has its own notice: the donor did not ask for it.
+    let t = if refund.origin == "limit" {
+        &mail.texts.limit_refund
+    } else {
+        &mail.texts.refund
+    };
     let to = Person {
         name: Some(&refund.name),
         email: &refund.email,

@@ -69,6 +69,39 @@ impl Transport {
     }
 }
 
+impl Transport {
+    /// Deletes the outbox's copies of messages `ids`, and of every other message that names
+    /// `email` (in any case): the staff alert that quoted a person's words outlives its
+    /// queue row there. Nothing for SMTP, whose messages have left. Returns how many went.
+    pub fn erase(&self, email: &str, ids: &[i64]) -> usize {
+        let Transport::Outbox(dir) = self else {
+            return 0;
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return 0;
+        };
+        let email = email.trim().to_lowercase();
+        let named: Vec<String> = ids.iter().map(|id| format!("{id:08}-")).collect();
+        let mut removed = 0;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.ends_with(".eml") {
+                continue;
+            }
+            let ours = named.iter().any(|prefix| name.starts_with(prefix))
+                || std::fs::read(entry.path()).is_ok_and(|bytes| {
+                    String::from_utf8_lossy(&bytes)
+                        .to_lowercase()
+                        .contains(&email)
+                });
+            if ours && std::fs::remove_file(entry.path()).is_ok() {
+                removed += 1;
+            }
+        }
+        removed
+    }
+}
+
 /// Writes message `id` as `{id}-{kind}.eml`, whole or not at all; writing it again (after a
 /// crash) replaces the same file.
 fn write_eml(dir: &std::path::Path, id: i64, kind: &str, bytes: &[u8]) -> std::io::Result<()> {

@@ -39,11 +39,13 @@ pub fn contact(
     now: Timestamp,
 ) -> rusqlite::Result<bool> {
     let admin = mail.link("/admin/dashboard");
+    // What the visitor wrote is set apart as a quote: it is their words, not the site's.
+    let message = super::message::quoted(c.message);
     let values = [
         ("name", c.name),
         ("email", c.email),
         ("subject", c.subject),
-        ("message", c.message),
+        ("message", message.as_str()),
         ("adminUrl", admin.as_str()),
     ];
     let t = &mail.texts.staff_alert;

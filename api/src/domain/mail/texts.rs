@@ -18,6 +18,10 @@ pub struct Texts {
     pub receipt: Receipt,
     /// To a donor when money goes back to them.
     pub refund: Receipt,
+    /// To a donor when the server returned what passed the year's limit.
+    pub limit_refund: Receipt,
+    /// The best-efforts request for occupation and employer after a gift.
+    pub info_request: Receipt,
     pub staff_alert: StaffAlert,
     pub monthly: Monthly,
     pub newsletter: Newsletter,
@@ -102,6 +106,11 @@ pub struct Pages {
     pub unsubscribe_button: String,
     pub unsubscribed_title: String,
     pub unsubscribed_text: String,
+    pub sign_out_title: String,
+    pub sign_out_intro: String,
+    pub sign_out_button: String,
+    pub signed_out_title: String,
+    pub signed_out_text: String,
 }
 
 impl Texts {
@@ -132,6 +141,8 @@ impl Texts {
             "purpose",
             "donorAddress",
             "yearTotal",
+            "historyUrl",
+            "signOutUrl",
         ][..];
         let refund = &[
             "donorName",
@@ -144,6 +155,8 @@ impl Texts {
             "year",
             "yearTotal",
         ][..];
+        let limit_refund = &[refund, &["limit"][..]].concat();
+        let info_request = &["donorName", "year", "threshold"][..];
         let dispute = &[
             "donorName",
             "giftAmount",
@@ -178,6 +191,14 @@ impl Texts {
             ("receipt.body", &self.receipt.body, receipt),
             ("refund.subject", &self.refund.subject, &[]),
             ("refund.body", &self.refund.body, refund),
+            ("limitRefund.subject", &self.limit_refund.subject, &[]),
+            ("limitRefund.body", &self.limit_refund.body, limit_refund),
+            (
+                "infoRequest.subject",
+                &self.info_request.subject,
+                info_request,
+            ),
+            ("infoRequest.body", &self.info_request.body, info_request),
             (
                 "staffAlert.contactSubject",
                 &self.staff_alert.contact_subject,
@@ -273,6 +294,11 @@ impl Texts {
             &p.unsubscribe_button,
             &p.unsubscribed_title,
             &p.unsubscribed_text,
+            &p.sign_out_title,
+            &p.sign_out_intro,
+            &p.sign_out_button,
+            &p.signed_out_title,
+            &p.signed_out_text,
         ];
         let all = checks
             .into_iter()

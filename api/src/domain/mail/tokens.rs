@@ -1,19 +1,28 @@
 //! The links in the site's mail: the newsletter's "confirm signup N" (valid 7 days) and
-//! "unsubscribe signup N" (valid as long as the signup exists), and a monthly gift's "cancel
-//! plan N" (valid until the plan ends) and "give plan N another card" (valid 30 days). Each
-//! is the row's id, an expiry where it has one, and an HMAC-SHA256 over those, what the link
-//! does and the address, with a key made once and kept in `DATA_DIR/mail-link-key`: a link
-//! cannot be guessed from another or used for another purpose, and one for a deleted row
-//! does not work for whoever gets its id next.
+//! "unsubscribe signup N" (valid as long as the signup exists), a monthly gift's "cancel
+//! plan N" (valid until the plan ends) and "give plan N another card" (valid 30 days), and a
+//! receipt's "show my giving in this browser" (valid 30 days, and only until the donor signs
+//! their browsers out) and "sign my browsers out". Each is the row's id (or, for the donor's
+//! two, the address itself), an expiry where it has one, and an HMAC-SHA256 over those, what
+//! the link does and the address, with a key made once and kept in
+//! `DATA_DIR/mail-link-key`: a link cannot be guessed from another or used for another
+//! purpose, and one for a deleted row does not work for whoever gets its id next.
+//!
+//! The same key makes the keyed hashes ([`Tokens::key_of`]) that stand for a person where a
+//! table must recognise them without naming them.
 
 use std::path::Path;
 
+use base64::Engine as _;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hmac::{Hmac, Mac};
 use jiff::{SignedDuration, Timestamp};
 use sha2::Sha256;
 
 /// How long a confirmation link works.
 pub const CONFIRM_LIFE: SignedDuration = SignedDuration::from_hours(24 * 7);
+/// How long a receipt's link to show the donor's giving works.
+pub const HISTORY_LIFE: SignedDuration = SignedDuration::from_hours(24 * 30);
 const KEY_FILE: &str = "mail-link-key";
 /// Hex digits of the MAC kept in a link: 128 bits.
 const MAC_HEX: usize = 32;
@@ -108,6 +117,78 @@ impl Tokens {
         } else {
             Confirm::Valid
         }
+    }
+
+    /// When a confirmation token was made (its expiry less [`CONFIRM_LIFE`]).
+    pub fn confirm_issued(token: &str) -> Option<Timestamp> {
+        let expires: i64 = token.split('-').nth(1)?.parse().ok()?;
+        Timestamp::from_second(expires)
+            .ok()?
+            .checked_sub(CONFIRM_LIFE)
+            .ok()
+    }
+
+    /// A keyed hash of `value` (lower case) for `purpose`: the same for the same value, and
+    /// useless to anyone without the key. 64 hex digits.
+    pub fn key_of(&self, purpose: &str, value: &str) -> String {
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key).expect("HMAC takes any key");
+        for part in [purpose.as_bytes(), value.trim().to_lowercase().as_bytes()] {
+            mac.update(part);
+            mac.update(&[0]);
+        }
+        mac.finalize()
+            .into_bytes()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// The token of a receipt's link that lets a browser show `email`'s giving: the address,
+    /// the donor's pass epoch (a sign-out moves it on and ends the link) and an expiry
+    /// [`HISTORY_LIFE`] from `now`.
+    pub fn donor_history(&self, email: &str, epoch: i64, now: Timestamp) -> String {
+        let email = email.trim().to_lowercase();
+        let expires = (now + HISTORY_LIFE).as_second();
+        let mac = self.mac(&[
+            "donor-history",
+            &email,
+            &epoch.to_string(),
+            &expires.to_string(),
+        ]);
+        format!("{}.{epoch}.{expires}.{mac}", URL_SAFE_NO_PAD.encode(&email))
+    }
+
+    /// The address and epoch of a history link that is signed and has not expired.
+    pub fn open_donor_history(&self, token: &str, now: Timestamp) -> Option<(String, i64)> {
+        let mut parts = token.split('.');
+        let (Some(email), Some(epoch), Some(expires), Some(mac), None) = (
+            parts.next(),
+            parts.next(),
+            parts.next(),
+            parts.next(),
+            parts.next(),
+        ) else {
+            return None;
+        };
+        let email = String::from_utf8(URL_SAFE_NO_PAD.decode(email).ok()?).ok()?;
+        let (at, n): (i64, i64) = (expires.parse().ok()?, epoch.parse().ok()?);
+        let good = same(mac, &self.mac(&["donor-history", &email, epoch, expires]));
+        (good && now.as_second() < at).then_some((email, n))
+    }
+
+    /// The token of a receipt's link that signs every browser out of `email`'s giving. It
+    /// does not expire: signing out is harmless, and a receipt may be read years later.
+    pub fn donor_sign_out(&self, email: &str) -> String {
+        let email = email.trim().to_lowercase();
+        let mac = self.mac(&["donor-sign-out", &email]);
+        format!("{}.{mac}", URL_SAFE_NO_PAD.encode(&email))
+    }
+
+    /// The address a sign-out link names, if it is signed.
+    pub fn open_donor_sign_out(&self, token: &str) -> Option<String> {
+        let (email, mac) = token.split_once('.')?;
+        let email = String::from_utf8(URL_SAFE_NO_PAD.decode(email).ok()?).ok()?;
+        same(mac, &self.mac(&["donor-sign-out", &email])).then_some(email)
     }
 
     /// The signup id a confirmation token names, to look its address up.
@@ -227,6 +308,44 @@ mod tests {
         assert!(again.check_unsubscribe(&u, 7, "ada@example.org"));
         let other = Tokens::open(tempfile::tempdir().unwrap().path()).unwrap();
         assert!(!other.check_unsubscribe(&u, 7, "ada@example.org"));
+    }
+
+    #[test]
+    fn a_donors_links_name_them_expire_and_cannot_be_forged() {
+        let dir = tempfile::tempdir().unwrap();
+        let tokens = Tokens::open(dir.path()).unwrap();
+        let now = Timestamp::now();
+        let link = tokens.donor_history("Ada@Example.org", 3, now);
+        assert_eq!(
+            tokens.open_donor_history(&link, now),
+            Some(("ada@example.org".to_owned(), 3))
+        );
+        assert_eq!(tokens.open_donor_history(&link, now + HISTORY_LIFE), None);
+        let (email, rest) = link.split_once('.').unwrap();
+        let other = URL_SAFE_NO_PAD.encode("eve@example.org");
+        assert_ne!(email, other);
+        assert_eq!(
+            tokens.open_donor_history(&format!("{other}.{rest}"), now),
+            None
+        );
+        let later_epoch = link.replacen(".3.", ".4.", 1);
+        assert_eq!(tokens.open_donor_history(&later_epoch, now), None);
+        let out = tokens.donor_sign_out("ADA@example.org");
+        assert_eq!(
+            tokens.open_donor_sign_out(&out).as_deref(),
+            Some("ada@example.org")
+        );
+        assert_eq!(tokens.open_donor_sign_out(&link), None);
+        assert_eq!(tokens.open_donor_history(&out, now), None);
+        assert_eq!(tokens.open_donor_sign_out("x.y"), None);
+        assert_eq!(
+            tokens.key_of("p", " Ada@Example.org"),
+            tokens.key_of("p", "ada@example.org")
+        );
+        assert_ne!(
+            tokens.key_of("p", "ada@example.org"),
+            tokens.key_of("q", "ada@example.org")
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ use generator::config::SiteConfig;
 
 use super::steps::{Prepared, declined, due_plans, failed_to_ask, paid, prepare, resume_paused};
 use crate::domain::clock::Clock;
+use crate::domain::donations::limit_refunds::LimitRefunder;
 use crate::domain::mail::Mail;
 use crate::domain::payments::{Charged, Payments};
 use crate::store::db::Db;
@@ -56,6 +57,8 @@ pub struct Charger {
     mail: Arc<Mail>,
     site: Arc<SiteConfig>,
     payments: Option<Arc<Payments>>,
+    /// Woken when a charge took its donor past the limit after all (gifts paid meanwhile).
+    refunder: LimitRefunder,
     one_at_a_time: Arc<tokio::sync::Mutex<()>>,
 }
 
@@ -66,6 +69,7 @@ impl Charger {
         mail: Arc<Mail>,
         site: Arc<SiteConfig>,
         payments: Option<Arc<Payments>>,
+        refunder: LimitRefunder,
     ) -> Charger {
         Charger {
             db,
@@ -73,6 +77,7 @@ impl Charger {
             mail,
             site,
             payments,
+            refunder,
             one_at_a_time: Arc::default(),
         }
     }
@@ -197,6 +202,10 @@ impl Charger {
             Ok(outcome) => {
                 tracing::info!(plan = id, ?outcome, "monthly charge");
                 self.mail.wake();
+                if matches!(outcome, Outcome::Paid { .. }) {
+                    // Its completion may have stored a refund over the limit.
+                    self.refunder.wake();
+                }
                 outcome
             }
             Err(e) => {

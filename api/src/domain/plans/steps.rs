@@ -117,7 +117,7 @@ pub(super) fn prepare(
     // What the donor gave this year besides this charge (its own row, if a crash left it
     // pending, does not count against itself).
     let except = existing.as_ref().map_or(0, |(gift, _, _)| *gift);
-    let earlier = donations::totals_except(tx, &plan.email, year, now, except)?.counted();
+    let earlier = donations::totals_except(tx, &plan.email, year, now, except)?.completed;
     let limit = rules.limit_cents(year);
     if limit.is_none_or(|limit| earlier + plan.amount_cents > limit) {
         pause(
@@ -286,6 +286,8 @@ pub(super) fn paid(
     )?;
     if donations::complete_paid(tx, gift, intent, cents, crate::domain::payments::CURRENCY)? {
         crate::domain::completion::completed(mail, tx, gift, payment_method, now, &site.tz())?;
+        // (What passed the limit, if anything, is refunded by `LimitRefunder`, which the
+        // charger wakes.)
     }
     Ok(())
 }

@@ -1,7 +1,6 @@
 //! POST /api/admin/erase `{email}`: erase a person on request (see [`crate::domain::erasure`]).
 
 use generator::forms::is_valid_email;
-use jiff::Timestamp;
 use serde::Deserialize;
 use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
@@ -11,11 +10,10 @@ use warp::{Filter, Rejection};
 use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
-use crate::domain::erasure;
+use crate::domain::{erasure, sms_consent};
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
-use crate::state::AppState;
-use crate::store::db::Db;
+use crate::state::{AppState, Ledger};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -24,38 +22,79 @@ struct Request {
 }
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    let (db, clock) = (state.db.clone(), state.clock.clone());
+    let ledger = state.ledger();
     warp::path!("erase")
         .and(warp::post())
         .and(super::signed_in(state))
         .and(json_body::<Request>(4 * 1024))
-        .and_then(move |admin, request| erase(db.clone(), clock.now(), admin, request))
+        .and_then(move |admin, request| erase(ledger.clone(), admin, request))
         .boxed()
 }
 
 /// Erases the person and answers what was done (`{contacts, volunteers, newsletters,
-/// donationsRedacted, donationsKept, donationsInProgress}`).
-async fn erase(
-    db: Db,
-    now: Timestamp,
-    admin: Admin,
-    request: Request,
-) -> Result<Response, Rejection> {
-    let email = request.email.trim().to_lowercase();
+/// donationsRedacted, donationsKept, donationsInProgress}`, and a `warning` when something
+/// outside the database could not be removed yet: erasing again tries again).
+async fn erase(ledger: Ledger, admin: Admin, request: Request) -> Result<Response, Rejection> {
+    let email = erasure::fold(&request.email);
     if !is_valid_email(&email) {
         return Err(ApiError::BadRequest("Please enter a valid email address.".into()).into());
     }
     let target = erasure::audit_target(&email);
-    let erased = db
+    let (mail, now) = (ledger.mail.clone(), ledger.clock.now());
+    let who = email.clone();
+    let erased = ledger
+        .db
         .write(move |tx| {
-            let erased = erasure::erase(tx, &email, now)?;
+            let phone_key = |e164: &str| mail.tokens.key_of(sms_consent::KEY_PURPOSE, e164);
+            let erased = erasure::erase(tx, &who, &phone_key, now)?;
             audit::record(tx, Action::Erase, Some(&target), admin.ip)?;
             Ok(erased)
         })
         .await?;
     // Gone from the database's files too, not only from its tables.
-    if let Err(e) = db.forget_deleted().await {
+    if let Err(e) = ledger.db.forget_deleted().await {
         tracing::warn!(error = %e, "erased rows may stay in the database's log until the next checkpoint");
     }
-    Ok(json(StatusCode::OK, &erased))
+    // The outbox's copies of the mail about them.
+    let outbox = ledger.mail.clone();
+    let (removed, ids) = (email.clone(), erased.mail.clone());
+    let files = tokio::task::spawn_blocking(move || outbox.erase_from_outbox(&removed, &ids))
+        .await
+        .unwrap_or(0);
+    // The card and address their monthly plans kept at Stripe.
+    let mut left = 0;
+    for (plan, customer) in &erased.stripe_customers {
+        let deleted = match &ledger.payments {
+            Some(payments) => payments.delete_customer(customer).await,
+            None => {
+                left += 1;
+                continue;
+            }
+        };
+        match deleted {
+            Ok(()) => {
+                let plan = *plan;
+                ledger
+                    .db
+                    .write(move |tx| erasure::customer_deleted(tx, plan))
+                    .await?;
+            }
+            Err(e) => {
+                tracing::error!(plan, error = %e, "could not delete an erased person's Stripe customer");
+                left += 1;
+            }
+        }
+    }
+    tracing::info!(
+        outbox_files = files,
+        stripe_customers = erased.stripe_customers.len() - left,
+        "a person was erased"
+    );
+    let mut body = serde_json::to_value(&erased).unwrap_or_default();
+    if left > 0 {
+        body["warning"] = serde_json::json!(
+            "Their saved card could not be deleted at Stripe yet. Erase them again in a few minutes to try again."
+        );
+    }
+    Ok(json(StatusCode::OK, &body))
 }

@@ -8,6 +8,8 @@ use warp::reply::Response;
 use warp::{Filter, Rejection};
 
 use super::json;
+use crate::domain::audit::{self, Action};
+use crate::domain::auth::Admin;
 use crate::domain::mail::queue;
 use crate::state::AppState;
 use crate::store::db::Db;
@@ -17,14 +19,16 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     warp::path!("mail")
         .and(warp::get())
         .and(super::signed_in(state))
-        .and_then(move |_admin| list(db.clone(), clock.now()))
+        .and_then(move |admin| list(db.clone(), clock.now(), admin))
         .boxed()
 }
 
 /// GET /api/admin/mail → `{messages, failedLastWeek}`: the newest 100 messages (to,
 /// subject, kind, status, attempts, last error) and how many were given up in the last 7
-/// days (the dashboard warns when there are any).
-async fn list(db: Db, now: Timestamp) -> Result<Response, Rejection> {
+/// days (the dashboard warns when there are any). It names who got a receipt: audited like
+/// every other list of people.
+async fn list(db: Db, now: Timestamp, admin: Admin) -> Result<Response, Rejection> {
+    audit::record_access(&db, Action::View, "mail", admin.ip).await?;
     let (messages, failed) = db
         .read(move |c| Ok((queue::newest(c)?, queue::failed_last_week(c, now)?)))
         .await?;

@@ -53,6 +53,7 @@ async fn advance(state: AppState, body: Value) -> Result<Response, Rejection> {
     tracing::warn!(seconds, now = %state.clock.now(), "the test clock moved");
     state.scheduler.publish_due().await;
     state.charger.run_due().await;
+    state.limit_refunder.run().await;
     state.expire_donations().await;
     state.mail.wake();
     Ok(json(

@@ -20,8 +20,11 @@ use warp::filters::BoxedFilter;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
+use std::sync::Arc;
+
 use crate::http::error::ApiError;
 use crate::http::filters::limited_body;
+use crate::http::rate_limit::DonationLimiter;
 use crate::state::{AppState, Ledger};
 
 /// Stripe's events are a few kilobytes; a PaymentIntent with everything expanded stays far
@@ -30,11 +33,12 @@ const BODY_LIMIT: u64 = 256 * 1024;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let ledger = state.ledger();
+    let limiter = state.donation_limiter.clone();
     warp::path!("stripe" / "webhook")
         .and(warp::post())
         .and(warp::header::optional::<String>("stripe-signature"))
         .and(limited_body(BODY_LIMIT))
-        .and_then(move |signature, body| webhook(ledger.clone(), signature, body))
+        .and_then(move |signature, body| webhook(ledger.clone(), limiter.clone(), signature, body))
         .boxed()
 }
 
@@ -48,6 +52,7 @@ pub(super) struct Meta {
 
 async fn webhook(
     ledger: Ledger,
+    limiter: Arc<DonationLimiter>,
     signature: Option<String>,
     body: Result<Bytes, ApiError>,
 ) -> Result<Response, Rejection> {
@@ -79,7 +84,7 @@ async fn webhook(
         EventObject::PaymentIntentSucceeded(pi)
         | EventObject::PaymentIntentPaymentFailed(pi)
         | EventObject::PaymentIntentCanceled(pi) => {
-            payment_events::apply(&ledger, &meta, &pi).await?
+            payment_events::apply(&ledger, &limiter, &meta, &pi).await?
         }
         EventObject::ChargeRefunded(charge) => {
             money_events::charge_refunded(&ledger, &payments, &meta, &charge).await?

@@ -6,10 +6,12 @@ use stripe_shared::PaymentIntent;
 use super::Meta;
 use crate::domain::donations::{self, Applied, Outcome, PaymentEvent};
 use crate::http::error::ApiError;
+use crate::http::rate_limit::DonationLimiter;
 use crate::state::Ledger;
 
 pub(super) async fn apply(
     ledger: &Ledger,
+    limiter: &DonationLimiter,
     meta: &Meta,
     intent: &PaymentIntent,
 ) -> Result<(), ApiError> {
@@ -38,27 +40,32 @@ pub(super) async fn apply(
             .db
             .write(move |c| {
                 let applied = donations::apply(c, &payment)?;
-                // The receipt (and a monthly gift's next step) commits with the completion,
-                // or neither happens.
+                // The receipt (and a monthly gift's next step, and the refund of what
+                // passed the limit) commits with the completion, or none of it happens.
+                let mut followed = None;
                 if let Applied::Changed {
                     id,
                     to: "completed",
                     ..
                 } = applied
                 {
-                    crate::domain::completion::completed(
+                    followed = Some(crate::domain::completion::completed(
                         &mail,
                         c,
                         id,
                         payment.payment_method.as_deref(),
                         now,
                         &tz,
-                    )?;
+                    )?);
                 }
-                Ok(applied)
+                Ok((applied, followed))
             })
             .await?
     };
+    let (applied, followed) = applied;
+    if followed.is_some_and(|f| f.limit_refund.is_some()) {
+        ledger.refunder.wake();
+    }
     if matches!(
         applied,
         Applied::Changed {
@@ -67,6 +74,13 @@ pub(super) async fn apply(
         }
     ) {
         ledger.mail.wake();
+    }
+    // Every decline counts against the network that set the gift up (a card tester tries
+    // card after card against one payment), however the gift's status moves.
+    if let (Outcome::Failed, Applied::Changed { id, .. } | Applied::Unchanged { id, .. }) =
+        (outcome, &applied)
+    {
+        limiter.declined(*id);
     }
     let (event_id, intent_id) = (&payment.event_id, &payment.intent_id);
     match applied {

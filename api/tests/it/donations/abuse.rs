@@ -1,12 +1,18 @@
-//! Card testers slowed by address and by e-mail, and hostile bodies refused cleanly.
+//! Card testers slowed by network and by declines, and hostile bodies refused cleanly.
 
-use crate::common::message;
+use std::net::IpAddr;
+
+use crate::common::{TestApp, message};
+use fake_stripe::Outcome;
 use serde_json::json;
 
 use super::{donate_app, donor, this_year};
 
+/// Card testers are slowed by what they cannot spread: the network they come from (an IPv4
+/// address, an IPv6 /64) and the declines it caused. Never by the donor's e-mail, which
+/// anyone can type: a stranger's set-ups in a donor's name use up nothing of the donor's.
 #[tokio::test]
-async fn card_testers_are_slowed_by_address_and_by_email() {
+async fn card_testers_are_slowed_by_network_and_declines_never_by_a_donors_email() {
     let d = donate_app(|c| {
         c.donation_rate_limit = 3;
         c.summary_rate_limit = 2;
@@ -23,22 +29,74 @@ async fn card_testers_are_slowed_by_address_and_by_email() {
         message(&res),
         "Too many payment attempts. Please wait a few minutes and try again."
     );
-    // One e-mail from many addresses.
-    for i in 0..3 {
+    // One IPv6 machine is one network, whichever address of its /64 it takes.
+    let v6 = |net: u16, host: u16| IpAddr::from([0x2001, 0xdb8, 5, net, 0, 0, 0, host]);
+    for host in 1..=3 {
         assert_eq!(
-            d.give_from(json!(1), donor("same@example.org"), [10, 2, 0, i])
+            d.give_from(json!(1), donor("v6@example.org"), v6(5, host))
                 .await
                 .status(),
             200
         );
     }
     assert_eq!(
-        d.give_from(json!(1), donor("same@example.org"), [10, 2, 0, 9])
+        d.give_from(json!(1), donor("v6@example.org"), v6(5, 4))
             .await
             .status(),
         429
     );
-    // Refused gifts never reach Stripe and do not use the allowance.
+    assert_eq!(
+        d.give_from(json!(1), donor("v6@example.org"), v6(6, 1))
+            .await
+            .status(),
+        200
+    );
+    // Five strangers' $1 set-ups in Wendy's name, from five addresses...
+    for i in 0..5 {
+        assert_eq!(
+            d.give_from(json!(1), donor("wendy@example.org"), [10, 2, 0, i])
+                .await
+                .status(),
+            200
+        );
+    }
+    // ...leave Wendy's own gift, from her own address, alone.
+    assert_eq!(
+        d.give_from(json!(25), donor("wendy@example.org"), [10, 7, 7, 7])
+            .await
+            .status(),
+        200
+    );
+    // A network whose payments were declined three times sets up no more.
+    let tester = [10, 3, 0, 1];
+    for i in 0..3 {
+        let res = d
+            .give_from(json!(1), donor(&format!("c{i}@example.org")), tester)
+            .await;
+        assert_eq!(res.status(), 200);
+        let intent = TestApp::json(&res)["clientSecret"]
+            .as_str()
+            .unwrap()
+            .split("_secret_")
+            .next()
+            .unwrap()
+            .to_owned();
+        d.settle(&intent, Outcome::Decline).await;
+    }
+    assert_eq!(
+        d.give_from(json!(1), donor("c9@example.org"), tester)
+            .await
+            .status(),
+        429
+    );
+    assert_eq!(
+        d.give_from(json!(1), donor("c9@example.org"), [10, 3, 0, 2])
+            .await
+            .status(),
+        200,
+        "only that network"
+    );
+    // Lookups are limited by network too.
     let year = this_year();
     for _ in 0..2 {
         assert_eq!(
@@ -49,12 +107,13 @@ async fn card_testers_are_slowed_by_address_and_by_email() {
         );
     }
     assert_eq!(
-        d.summary(&format!("email=a%40example.org&year={year}"))
+        d.summary(&format!("email=b%40example.org&year={year}"))
             .await
             .status(),
         429
     );
-    assert_eq!(d.creates().len(), 6);
+    // Refused set-ups never reach Stripe.
+    assert_eq!(d.creates().len(), 3 + 3 + 1 + 5 + 1 + 3 + 1);
 }
 
 #[tokio::test]

@@ -92,7 +92,7 @@ impl Donate {
         &self,
         amount: Value,
         info: Value,
-        ip: [u8; 4],
+        ip: impl Into<std::net::IpAddr>,
     ) -> warp::http::Response<bytes::Bytes> {
         let body = json!({ "amount": amount, "donorInfo": info }).to_string();
         self.app
@@ -132,22 +132,68 @@ impl Donate {
         req.reply(&self.app.app).await
     }
 
-    /// Gives, has Stripe take the money, and returns the pass the donor's browser gets.
+    /// Gives, has Stripe take the money, and returns the pass the donor's browser gets from
+    /// the link in the receipt.
     async fn paid_pass(&self, amount: Value, info: Value) -> String {
-        let res = self.give(amount, info).await;
-        assert_eq!(res.status(), 200, "{:?}", res.body());
-        let reply = TestApp::json(&res);
-        let intent = reply["clientSecret"]
-            .as_str()
-            .unwrap()
-            .split("_secret_")
+        let email = info["donorEmail"].as_str().unwrap().to_owned();
+        self.paid(amount, info).await;
+        self.pass_from_receipt(&email).await
+    }
+
+    /// The plain text of the newest message of `kind` queued for `email`.
+    async fn newest_mail(&self, kind: &'static str, email: &str) -> Option<String> {
+        let email = email.to_lowercase();
+        let data: Option<Vec<u8>> = self
+            .app
+            .db
+            .read(move |c| {
+                use rusqlite::OptionalExtension as _;
+                c.query_row(
+                    "SELECT message FROM mail_queue WHERE kind = ?1 AND about = ?2 ORDER BY id DESC LIMIT 1",
+                    rusqlite::params![kind, email],
+                    |r| r.get(0),
+                )
+                .optional()
+            })
+            .await
+            .unwrap();
+        data.map(|data| {
+            crate::mail::smtp::Received {
+                from: String::new(),
+                to: Vec::new(),
+                data: String::from_utf8(data).unwrap(),
+            }
+            .text()
+        })
+    }
+
+    /// The history link's token in the newest receipt to `email` (after `#history=`).
+    async fn history_link(&self, email: &str) -> String {
+        let text = self
+            .newest_mail("receipt", email)
+            .await
+            .expect("a receipt for the donor");
+        let link = text
+            .split("/donate#history=")
+            .nth(1)
+            .expect("the receipt has a history link")
+            .split_whitespace()
             .next()
-            .unwrap()
-            .to_owned();
-        self.settle(&intent, Outcome::Succeed).await;
-        let res = self.exchange(&reply["ticket"]).await;
+            .unwrap();
+        link.to_owned()
+    }
+
+    /// The pass a browser gets by opening the history link in `email`'s newest receipt.
+    async fn pass_from_receipt(&self, email: &str) -> String {
+        let link = self.history_link(email).await;
+        let res = self
+            .app
+            .post_json("/api/donations/pass", &json!({ "link": link }).to_string())
+            .await;
         assert_eq!(res.status(), 200, "{:?}", res.body());
-        TestApp::json(&res)["pass"].as_str().unwrap().to_owned()
+        let body = TestApp::json(&res);
+        assert_eq!(body["email"], email.to_lowercase());
+        body["pass"].as_str().unwrap().to_owned()
     }
 
     /// POST /api/donations/pass with `ticket`.
@@ -179,6 +225,21 @@ impl Donate {
                     "SELECT id, status, amount_cents FROM donations WHERE payment_intent_id = ?1",
                     [&intent],
                     |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+            })
+            .await
+            .unwrap()
+    }
+
+    /// The PaymentIntent of gift `id`.
+    async fn intent_of(&self, id: i64) -> String {
+        self.app
+            .db
+            .read(move |c| {
+                c.query_row(
+                    "SELECT payment_intent_id FROM donations WHERE id = ?1",
+                    [id],
+                    |r| r.get(0),
                 )
             })
             .await

@@ -43,6 +43,26 @@ impl Donate {
             .await
     }
 
+    /// [`Donate::give_monthly`] from the donor's own browser, showing its `pass`.
+    pub(super) async fn give_monthly_as(
+        &self,
+        amount: Value,
+        info: Value,
+        pass: &str,
+    ) -> warp::http::Response<bytes::Bytes> {
+        warp::test::request()
+            .method("POST")
+            .path("/api/create-payment-intent")
+            .remote_addr(([10, 0, 0, 1], 40000).into())
+            .header("content-type", "application/json")
+            .header("x-donor-pass", pass)
+            .body(
+                json!({ "amount": amount, "donorInfo": info, "frequency": "monthly" }).to_string(),
+            )
+            .reply(&self.app.app)
+            .await
+    }
+
     /// Signs `info` up for `amount` a month and pays the first gift on the page (the
     /// webhook delivered): (plan, first gift).
     pub(super) async fn sign_up(&self, amount: Value, info: Value) -> (i64, i64) {

@@ -242,11 +242,12 @@ async fn a_charge_that_would_pass_the_limit_is_never_made_and_the_plan_resumes_i
     let email = "ivy@example.org";
     // $44,285 given this year: a $10 plan fits once, not twice.
     d.paid(json!(44285), itemized(email)).await;
-    let res = d.give_monthly(json!(20), itemized(email)).await;
+    let pass = d.pass_from_receipt(email).await;
+    let res = d.give_monthly_as(json!(20), itemized(email), &pass).await;
     assert_eq!(
         res.status(),
         400,
-        "a plan whose first gift passes the limit is refused"
+        "a plan whose first gift passes the limit is refused (told to the donor's own browser)"
     );
     assert_eq!(d.app.count("donation_plans").await, 0);
     let (plan, _) = d.sign_up(json!(10), itemized(email)).await;
@@ -401,15 +402,33 @@ async fn a_plan_that_will_pass_200_this_year_asks_for_occupation_at_sign_up_and_
 }
 
 #[tokio::test]
-async fn a_plan_for_a_donor_already_at_the_limit_is_refused_and_nothing_is_charged() {
+async fn a_plan_for_a_donor_already_at_the_limit_is_refused_to_them_and_kept_to_nothing_from_anyone()
+ {
     let smtp = Smtp::start();
     let d = monthly_app(&smtp).await;
+    before_december(&d);
     let email = "max@example.org";
     d.paid(json!(44300), itemized(email)).await;
+    let pass = d.pass_from_receipt(email).await;
     let before = d.fake.requests().len();
-    let res = d.give_monthly(json!(5), itemized(email)).await;
+    let res = d.give_monthly_as(json!(5), itemized(email), &pass).await;
     assert_eq!(res.status(), 400);
     assert_eq!(TestApp::json(&res)["field"], "amount");
     assert_eq!(d.fake.requests().len(), before, "Stripe never heard of it");
     assert_eq!(d.app.count("donation_plans").await, 0);
+    // From a browser that does not know Max gave, the plan starts like any other; its first
+    // gift is paid and given back at once, and its next charge pauses until January.
+    let (plan, first) = d.sign_up(json!(5), itemized(email)).await;
+    assert_eq!(d.app.state.limit_refunder.run().await, 1);
+    assert_eq!(
+        d.fake.refunds_of_intent(&d.intent_of(first).await),
+        vec![500]
+    );
+    let done = d.pass_after(MONTH).await;
+    assert!(matches!(done.as_slice(), [(_, Charge::Paused)]), "{done:?}");
+    assert!(
+        d.off_session_charges().is_empty(),
+        "nothing past the limit is charged"
+    );
+    assert_eq!(d.plan(plan).await.0, "paused");
 }

@@ -28,7 +28,7 @@ async fn a_contact_message_alerts_staff_who_can_reply_and_the_sender_gets_nothin
         "name": "Eve Q. Public",
         "email": "eve@example.org",
         "subject": "Ballot access: \"when?\" <soon>",
-        "message": "When is the deadline?\nThanks!",
+        "message": "When is the deadline?\nSign in to reply: https://evil.example/admin\nThanks!",
     });
     let res = app.post_json("/api/contact", &body.to_string()).await;
     assert_eq!(res.status(), 201, "{:?}", res.body());
@@ -49,7 +49,20 @@ async fn a_contact_message_alerts_staff_who_can_reply_and_the_sender_gets_nothin
         "Contact form: Ballot access: \"when?\" <soon>"
     );
     let text = alert.text();
-    assert!(text.contains("When is the deadline?\nThanks!"), "{text}");
+    // The visitor's words are set apart as a quote, and their address is not made a link.
+    assert!(
+        text.contains(
+            "> When is the deadline?\n> Sign in to reply: https://evil.example/admin\n> Thanks!"
+        ),
+        "{text}"
+    );
+    let html = alert.html();
+    assert!(html.contains("<blockquote"), "{html}");
+    assert!(!html.contains("href=\"https://evil.example"), "{html}");
+    assert!(
+        html.contains("<a href=\"https://example.org/admin/dashboard\">"),
+        "the site's own links stay links: {html}"
+    );
     assert!(
         text.contains("https://example.org/admin/dashboard"),
         "{text}"

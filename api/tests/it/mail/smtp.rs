@@ -47,10 +47,20 @@ impl Received {
 
     /// The plain-text part, quoted-printable decoded.
     pub fn text(&self) -> String {
+        self.part("text/plain")
+    }
+
+    /// The HTML part, quoted-printable decoded.
+    pub fn html(&self) -> String {
+        self.part("text/html")
+    }
+
+    /// The part of type `content_type`, decoded.
+    fn part(&self, content_type: &str) -> String {
         let start = self
             .data
-            .find("Content-Type: text/plain")
-            .expect("a text part");
+            .find(&format!("Content-Type: {content_type}"))
+            .expect("a part of that type");
         let part = &self.data[start..];
         let body_start = part.find("\r\n\r\n").unwrap() + 4;
         let boundary = self

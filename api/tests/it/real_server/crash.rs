@@ -207,7 +207,8 @@ async fn a_kill_mid_rebuild_leaves_every_page_whole() {
     // What a write cut short leaves (the kill may have left some of its own).
     std::fs::write(dist.join("blog/.tmpAbC123"), b"<!doctype html><p>half").unwrap();
 
-    // Restarted, it completes the blog; a staff change waits for that first pass.
+    // Restarted, it completes the blog; a staff change to the public site waits for that
+    // first pass (a draft's save would not: it changes no page).
     let mut server = Server::start(dir.path(), &env_refs(&env)).await;
     assert_eq!(
         temp_files(&dist),
@@ -225,7 +226,7 @@ async fn a_kill_mid_rebuild_leaves_every_page_whole() {
             ("Content-Type", "application/json"),
             ("Authorization", &auth),
         ],
-        r#"{"title":"A draft","content":"<p>Draft.</p>"}"#,
+        r#"{"title":"After the restart","content":"<p>Back.</p>","status":"published"}"#,
     )
     .await
     .unwrap();

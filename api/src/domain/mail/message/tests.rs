@@ -21,7 +21,7 @@ fn draft<'a>(name: &'a str, email: &'a str, subject: &'a str) -> Draft<'a> {
         }),
         subject,
         text: "Hello".into(),
-        html: html_of("Hello"),
+        html: html_of("Hello", "https://party.example"),
         unsubscribe: None,
         message_id: "<test.1@party.example>".into(),
         date: Timestamp::now(),
@@ -175,9 +175,39 @@ fn newsletter_mail_has_one_click_unsubscribe() {
 
 #[test]
 fn html_is_escaped_and_links_are_links() {
-    let html = html_of("<b>Hi</b> & you\nsee https://party.example/x?a=1&b=2\n\nNext");
+    let html = html_of(
+        "<b>Hi</b> & you\nsee https://party.example/x?a=1&b=2\n\nNext",
+        "https://party.example",
+    );
     assert!(html.contains(
         "<p>&lt;b&gt;Hi&lt;/b&gt; &amp; you<br>\nsee <a href=\"https://party.example/x?a=1&amp;b=2\">"
     ));
     assert!(html.contains("<p>Next</p>"));
+}
+
+#[test]
+fn only_the_sites_own_addresses_become_links_and_visitors_words_are_quoted() {
+    let site = "https://party.example";
+    let text = format!(
+        "Sign in here: https://evil.example/admin http://party.example.evil/x \
+         https://party.example.evil {site}\n\n{}",
+        quoted("Dear staff,\n\nlog in at https://evil.example\n<script>")
+    );
+    let html = html_of(&text, site);
+    assert!(!html.contains("href=\"https://evil.example"), "{html}");
+    assert!(!html.contains("href=\"http://party.example.evil"), "{html}");
+    assert!(
+        !html.contains("href=\"https://party.example.evil"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<a href=\"https://party.example\">"),
+        "{html}"
+    );
+    // The visitor's words, blank line and all, are one quote, escaped, with no link.
+    assert!(
+        html.contains(">Dear staff,<br>\n<br>\nlog in at https://evil.example<br>\n&lt;script&gt;</blockquote>"),
+        "{html}"
+    );
+    assert_eq!(quoted("a\n\nb"), "> a\n>\n> b");
 }

@@ -11,6 +11,7 @@ use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
+use super::fields::{Fields, Input};
 use super::{Blogs, answer_after_rebuild, changed_elsewhere, find, not_found};
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
@@ -92,8 +93,10 @@ async fn read(blogs: Blogs, id: String, rev: String) -> Result<Response, Rejecti
 }
 
 /// POST /api/admin/blogs/{id}/revisions/{rev}/restore: the revision's title, excerpt,
-/// content, featured image and alt text become the post's, saved like any save (a
-/// published post's page shows them at once; a draft's wait for Publish).
+/// content, featured image and alt text become the post's, saved like any save and checked
+/// by the same rules (`Fields::merge`): an image from a host the site no longer allows is
+/// dropped from the content, and a featured image from one refuses the restore (400). A
+/// published post's page shows them at once; a draft's wait for Publish.
 async fn restore(
     blogs: Blogs,
     admin: Admin,
@@ -102,30 +105,52 @@ async fn restore(
     input: RestoreInput,
 ) -> Result<Response, Rejection> {
     let (id, rev) = (parse_id(&id)?, parse_id(&rev)?);
+    let found = blogs
+        .db
+        .read(move |c| {
+            let Some(post) = find(c, id)? else {
+                return Ok(Err(not_found(id)));
+            };
+            Ok(match revisions::get(c, id, rev)? {
+                Some(revision) => Ok((post, revision)),
+                None => Err(no_revision(id, rev)),
+            })
+        })
+        .await??;
+    let (post, revision) = found;
+    if input.version.is_some_and(|v| v != post.version) {
+        return Err(changed_elsewhere().into());
+    }
+    let fields = Fields::merge(
+        Input {
+            title: Some(Some(revision.title)),
+            content: Some(Some(revision.content)),
+            excerpt: Some(revision.excerpt),
+            featured_image: Some(revision.featured_image),
+            featured_image_alt: Some(revision.featured_image_alt),
+            ..Input::default()
+        },
+        Some(&post),
+        &blogs.site,
+    )
+    .map_err(|e| match e {
+        ApiError::BadRequest(why) => {
+            ApiError::BadRequest(format!("This version cannot be restored as it was: {why}"))
+        }
+        other => other,
+    })?;
+    let read_version = post.version;
     let post = blogs
         .db
         .write(move |tx| {
             let Some(post) = find(tx, id)? else {
                 return Ok(Err(not_found(id)));
             };
-            if input.version.is_some_and(|v| v != post.version) {
+            // Changed between the read and this write: as stale as an old version.
+            if post.version != read_version {
                 return Ok(Err(changed_elsewhere()));
             }
-            let Some(revision) = revisions::get(tx, id, rev)? else {
-                return Ok(Err(no_revision(id, rev)));
-            };
-            let edit = store::Edit {
-                title: &revision.title,
-                slug: &post.slug,
-                excerpt: revision.excerpt.as_deref(),
-                content: &revision.content,
-                featured_image: revision.featured_image.as_deref(),
-                featured_image_alt: revision.featured_image_alt.as_deref(),
-                keywords: post.keywords.as_deref(),
-                author_name: &post.author_name,
-                status: &post.status,
-            };
-            store::update(tx, id, &edit)?;
+            store::update(tx, id, &fields.edit(&post.slug))?;
             revisions::record(tx, id, Reason::Restored)?;
             audit::record(tx, Action::Restore, Some(&format!("blog:{id}")), admin.ip)?;
             Ok(find(tx, id)?.ok_or_else(|| not_found(id)))

@@ -1,0 +1,132 @@
+//! `/donate/history/sign-out/{token}`: the page every receipt's "stop showing my giving"
+//! link opens, working without signing in and without JavaScript. GET shows one button (mail
+//! scanners fetch links and must not act); its POST moves the donor's pass epoch on, so every
+//! browser that held their pass, and every history link already mailed, shows nothing more
+//! (see `domain::donor_pass`). A bad link is `404`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use warp::Filter;
+use warp::filters::BoxedFilter;
+use warp::http::StatusCode;
+use warp::reply::Response;
+
+use crate::domain::donations::masked;
+use crate::domain::donor_pass;
+use crate::state::{AppState, Desk};
+
+/// A sign-out token is an address in base64 and 32 hex digits; anything much longer is not.
+const MAX_TOKEN: usize = 400;
+
+#[derive(Clone)]
+struct Links {
+    desk: Desk,
+    dist: Arc<PathBuf>,
+}
+
+pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let links = Links {
+        desk: state.desk(),
+        dist: Arc::new(state.config.dist_dir.clone()),
+    };
+    let show = warp::path!("donate" / "history" / "sign-out" / String)
+        .and(warp::get())
+        .then({
+            let links = links.clone();
+            move |token| show(links.clone(), token)
+        });
+    let sign_out = warp::path!("donate" / "history" / "sign-out" / String)
+        .and(warp::post())
+        .then(move |token| sign_out(links.clone(), token));
+    show.or(sign_out).unify().boxed()
+}
+
+/// The address `token` signs out, if it is a good link.
+fn email_of(links: &Links, token: &str) -> Option<String> {
+    (token.len() <= MAX_TOKEN)
+        .then(|| links.desk.mail.tokens.open_donor_sign_out(token))
+        .flatten()
+}
+
+/// GET: the one button.
+async fn show(links: Links, token: String) -> Response {
+    let p = &links.desk.mail.texts.pages;
+    if email_of(&links, &token).is_none() {
+        return invalid(&links).await;
+    }
+    let action = format!("/donate/history/sign-out/{token}");
+    page(
+        &links,
+        StatusCode::OK,
+        &p.sign_out_title,
+        &[&p.sign_out_intro],
+        Some((&action, &p.sign_out_button)),
+    )
+    .await
+}
+
+/// POST: signs every browser out.
+async fn sign_out(links: Links, token: String) -> Response {
+    let Some(email) = email_of(&links, &token) else {
+        return invalid(&links).await;
+    };
+    let key = links
+        .desk
+        .mail
+        .tokens
+        .key_of(donor_pass::KEY_PURPOSE, &email);
+    let done = links
+        .desk
+        .db
+        .write(move |tx| donor_pass::sign_out_everywhere(tx, &key))
+        .await;
+    match done {
+        Ok(()) => {
+            tracing::info!(email = %masked(&email), "a donor signed their browsers out of their giving");
+            let p = &links.desk.mail.texts.pages;
+            page(
+                &links,
+                StatusCode::OK,
+                &p.signed_out_title,
+                &[&p.signed_out_text],
+                None,
+            )
+            .await
+        }
+        Err(e) => {
+            super::notice::failed(&links.desk.mail, &links.dist, "a donor's sign-out link", &e)
+                .await
+        }
+    }
+}
+
+async fn invalid(links: &Links) -> Response {
+    let p = &links.desk.mail.texts.pages;
+    page(
+        links,
+        StatusCode::NOT_FOUND,
+        &p.invalid_title,
+        &[&p.invalid_text],
+        None,
+    )
+    .await
+}
+
+async fn page(
+    links: &Links,
+    status: StatusCode,
+    title: &str,
+    paragraphs: &[&str],
+    button: Option<(&str, &str)>,
+) -> Response {
+    super::notice::page(
+        &links.desk.mail,
+        &links.dist,
+        status,
+        title,
+        paragraphs,
+        button,
+    )
+    .await
+}
