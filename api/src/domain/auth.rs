@@ -53,8 +53,19 @@ pub const CHECK_WAIT: Duration = Duration::from_secs(3);
 /// passwords fills only its own lane (and, past its first try from each network, waits
 /// there), so a staff member signing in from an address with no recent failures never
 /// queues behind it.
-static CHECKS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(CHECKS_AT_ONCE);
-static CLEAN_CHECKS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(CHECKS_AT_ONCE);
+struct Lanes {
+    suspect: tokio::sync::Semaphore,
+    clean: tokio::sync::Semaphore,
+}
+
+impl Default for Lanes {
+    fn default() -> Lanes {
+        Lanes {
+            suspect: tokio::sync::Semaphore::new(CHECKS_AT_ONCE),
+            clean: tokio::sync::Semaphore::new(CHECKS_AT_ONCE),
+        }
+    }
+}
 
 /// Why a sign-in attempt was not checked.
 #[derive(Debug, PartialEq, Eq)]
@@ -102,6 +113,7 @@ pub struct Auth {
     decoding: DecodingKey,
     validation: Validation,
     failures: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+    lanes: Lanes,
 }
 
 impl Auth {
@@ -138,6 +150,7 @@ impl Auth {
             decoding: DecodingKey::from_secret(&key),
             validation,
             failures: Mutex::default(),
+            lanes: Lanes::default(),
         })
     }
 
@@ -180,9 +193,9 @@ impl Auth {
     ) -> Result<bool, NotChecked> {
         let attempt = self.begin_attempt(ip).map_err(NotChecked::LockedOut)?;
         let lane = if attempt.clean {
-            &CLEAN_CHECKS
+            &self.lanes.clean
         } else {
-            &CHECKS
+            &self.lanes.suspect
         };
         let Ok(Ok(turn)) = tokio::time::timeout(CHECK_WAIT, lane.acquire()).await else {
             return Err(NotChecked::Busy);

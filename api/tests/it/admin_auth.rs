@@ -11,12 +11,12 @@ use sha2::{Digest, Sha256};
 async fn login_from(
     app: &TestApp,
     password: &str,
-    ip: [u8; 4],
+    ip: impl Into<std::net::IpAddr>,
 ) -> warp::http::Response<bytes::Bytes> {
     warp::test::request()
         .method("POST")
         .path("/api/admin/login")
-        .remote_addr((ip, 40000).into())
+        .remote_addr((ip.into(), 40000).into())
         .json(&json!({ "password": password }))
         .reply(&app.app)
         .await
@@ -198,6 +198,83 @@ async fn more_than_ten_failures_from_one_address_are_locked_out() {
         200
     );
     assert_eq!(login_from(&app, "guess", attacker).await.status(), 429);
+}
+
+/// An IPv6 client holds a whole /64 and can take a new address in it for every guess: the
+/// lockout counts the /64.
+#[tokio::test]
+async fn an_ipv6_network_is_locked_out_as_one_address() {
+    let app = TestApp::new();
+    let v6 = |net: u16, host: u16| std::net::IpAddr::from([0x2001, 0xdb8, 5, net, 0, 0, 0, host]);
+    for host in 1..=10 {
+        assert_eq!(
+            login_from(&app, "guess", v6(5, host)).await.status(),
+            401,
+            "::{host:x}"
+        );
+    }
+    for host in 11..=12 {
+        assert_eq!(
+            login_from(&app, "guess", v6(5, host)).await.status(),
+            429,
+            "::{host:x}"
+        );
+    }
+    assert_eq!(
+        login_from(&app, Config::TEST_PASSWORD, v6(6, 1))
+            .await
+            .status(),
+        200,
+        "another /64 is another client"
+    );
+}
+
+/// Password checks are slow on purpose and run one at a time; a flood of wrong passwords
+/// from addresses that have failed lately waits in its own lane, so a staff member signing
+/// in from an address with no recent failures is checked at once, not told to retry.
+#[tokio::test]
+async fn a_flood_of_failures_never_delays_a_clean_sign_in() {
+    let app = TestApp::new();
+    let flooder = |n: u8| [198, 18, 0, n];
+    // What one check costs here, from a few flooders' first failures...
+    let started = std::time::Instant::now();
+    for n in 0..4 {
+        assert_eq!(login_from(&app, "guess", flooder(n)).await.status(), 401);
+    }
+    let check = started.elapsed() / 4;
+    // ...so that the flood below queues twice the longest a sign-in waits for its turn.
+    let needed =
+        (2 * api::domain::auth::CHECK_WAIT.as_millis() / check.as_millis().max(1)) as usize;
+    let flooders = needed.div_ceil(9).clamp(4, 250) as u8;
+    for n in 4..flooders {
+        assert_eq!(login_from(&app, "guess", flooder(n)).await.status(), 401);
+    }
+    // Every flooder has failed once; each now guesses nine more times, all at once, and a
+    // staff member signs in among them.
+    let flood = (0..flooders).flat_map(|n| std::iter::repeat_n(flooder(n), 9));
+    let guesses = futures_util::future::join_all(flood.map(|ip| login_from(&app, "guess", ip)));
+    let staff = async {
+        // Queued after the whole flood.
+        tokio::task::yield_now().await;
+        let res = login_from(&app, Config::TEST_PASSWORD, [192, 0, 2, 10]).await;
+        let said = TestApp::json(&res)["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        (res.status(), said)
+    };
+    let (guesses, (status, said)) = tokio::join!(guesses, staff);
+    assert_eq!(
+        status,
+        200,
+        "{said}: {} guesses at {check:?} a check",
+        guesses.len()
+    );
+    assert!(
+        guesses
+            .iter()
+            .all(|r| r.status() == 401 || r.status() == 429)
+    );
 }
 
 #[tokio::test]

@@ -320,3 +320,77 @@ async fn a_save_from_an_older_version_is_refused_and_changes_nothing() {
     let list = history(&app, &token, &id).await;
     assert_eq!(list.len(), 3);
 }
+
+/// A restore is held to the rules of a save today: a version from when a host was allowed
+/// (or from before the rules) brings back no image from a host the site no longer allows.
+#[tokio::test]
+async fn a_restore_passes_the_rules_of_a_save() {
+    let app = TestApp::new();
+    let token = app.login().await;
+    let post = call(
+        &app,
+        &token,
+        "POST",
+        "/api/admin/blogs",
+        Some(json!({ "title": "Now", "content": "<p>Now.</p>" })),
+    )
+    .await;
+    let id = post["id"].as_i64().unwrap();
+    let path = format!("/api/admin/blogs/{id}");
+    // Two old versions, as the table kept them.
+    let (pixel, cover) = app
+        .db
+        .write(move |tx| {
+            let add = |content: &str, image: Option<&str>| {
+                tx.query_row(
+                    "INSERT INTO blog_revisions (post_id, reason, title, content, featured_image) \
+                     VALUES (?1, 'saved', 'Then', ?2, ?3) RETURNING id",
+                    rusqlite::params![id, content, image],
+                    |r| r.get::<_, i64>(0),
+                )
+            };
+            Ok((
+                add(
+                    "<p>Then.</p><img src=\"https://tracker.example/p.gif\" alt=\"\">",
+                    None,
+                )?,
+                add("<p>Then.</p>", Some("https://tracker.example/cover.jpg"))?,
+            ))
+        })
+        .await
+        .unwrap();
+    // A featured image from a host the site does not allow: the restore is refused, as a
+    // save would be, and nothing changes.
+    let res = app
+        .admin(
+            "POST",
+            &format!("{path}/revisions/{cover}/restore"),
+            &token,
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(res.status(), 400);
+    assert!(
+        message(&res).contains("featuredImage must be an uploaded image"),
+        "{}",
+        message(&res)
+    );
+    assert_eq!(call(&app, &token, "GET", &path, None).await["title"], "Now");
+    // An image in the text from such a host is dropped, as a save drops it.
+    let restored = call(
+        &app,
+        &token,
+        "POST",
+        &format!("{path}/revisions/{pixel}/restore"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(restored["title"], "Then");
+    assert!(
+        !restored["content"]
+            .as_str()
+            .unwrap()
+            .contains("tracker.example"),
+        "{restored}"
+    );
+}

@@ -298,6 +298,7 @@ pub const ADMIN_ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/admin/plans/1/cancel"),
     ("POST", "/api/admin/erase"),
     ("POST", "/api/admin/sms-opt-outs"),
+    ("POST", "/api/admin/sms-opt-ins"),
     ("GET", "/api/admin/mail"),
     ("GET", "/api/admin/blogs"),
     ("GET", "/api/admin/blogs/export"),

@@ -220,6 +220,19 @@ async fn too_many_signups_from_one_address_are_429() {
         201
     );
     assert_eq!(app.count("newsletter_signups").await, 4);
+    // An IPv6 client is its /64: a new address in it for every post is still one client.
+    let v6 = |net: u16, host: u16| std::net::IpAddr::from([0x2001, 0xdb8, 7, net, 0, 0, 0, host]);
+    for host in 1..=3 {
+        let body = format!(r#"{{"email":"v{host}@example.org","zipCode":"12345"}}"#);
+        assert_eq!(app.post_from(PATH, &body, v6(1, host)).await.status(), 201);
+    }
+    let body = r#"{"email":"v9@example.org","zipCode":"12345"}"#;
+    assert_eq!(app.post_from(PATH, body, v6(1, 4)).await.status(), 429);
+    assert_eq!(
+        app.post_from(PATH, body, v6(2, 1)).await.status(),
+        201,
+        "another /64"
+    );
 }
 
 #[tokio::test]

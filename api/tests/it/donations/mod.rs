@@ -12,10 +12,13 @@
 //! `net_totals` (the limit and the year after refunds, across a year boundary) and
 //! `schedules` (the treasurer's Schedule A and B, in CSV and `.fec`); and monthly gifts:
 //! `monthly` (sign-up, the charges the server makes, never twice), `monthly_rules` (declines,
-//! a new card, the limit, itemisation) and `monthly_cancel` (the donor's link, staff).
+//! a new card, the limit, itemisation) and `monthly_cancel` (the donor's link, staff); and
+//! `erasure` (a person who did everything, erased from every table, the outbox, a backup
+//! and Stripe).
 
 mod abuse;
 mod csp;
+mod erasure;
 mod events;
 mod monthly;
 mod monthly_cancel;

@@ -93,6 +93,19 @@ async fn a_permanent_refusal_fails_at_once_and_staff_see_it() {
     let body = TestApp::json(&app.admin("GET", "/api/admin/mail", &token, None).await);
     assert_eq!(body["failedLastWeek"], 0);
     assert_eq!(app.get("/api/admin/mail").await.status(), 401, "staff only");
+    // It names who was mailed: each look is in the audit log, like any list of people.
+    let looks: i64 = app
+        .db
+        .read(|c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM audit_log WHERE action = 'view' AND target = 'mail'",
+                [],
+                |r| r.get(0),
+            )
+        })
+        .await
+        .unwrap();
+    assert_eq!(looks, 2);
 }
 
 #[tokio::test]

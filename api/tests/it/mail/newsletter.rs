@@ -1,8 +1,9 @@
 //! Double opt-in over real SMTP: a signup is pending until the mailed link's page is
 //! POSTed (a GET confirms nothing); confirming records the time and consent version and
 //! sends a welcome with one-click unsubscribe; repeats reveal nothing, duplicate nothing
-//! and send at most three confirmations a day; links expire, cannot be forged, and
-//! unsubscribing works by page or by one-click POST, without signing in.
+//! and send at most three confirmations a day to a mailbox (and a few hundred an hour in
+//! all); links expire, cannot be forged, and a link from before an unsubscribe subscribes
+//! nobody; unsubscribing works by page or by one-click POST, without signing in.
 
 use serde_json::Value;
 
@@ -121,8 +122,9 @@ async fn confirm_by_post_then_welcome_with_one_click_unsubscribe() {
         "List-Unsubscribe=One-Click"
     );
 
-    // The page shows a button and changes nothing; the one-click POST (RFC 8058) works
-    // with no page, no session and no cookie.
+    // A minute later: the page shows a button and changes nothing; the one-click POST
+    // (RFC 8058) works with no page, no session and no cookie.
+    advance(&app, 1);
     let page = app.get(&unsubscribe).await;
     assert!(text(&page).contains(">Unsubscribe</button>"));
     assert_eq!(status(&app).await.0, "confirmed");
@@ -159,12 +161,74 @@ async fn confirm_by_post_then_welcome_with_one_click_unsubscribe() {
         "{csv}"
     );
 
+    // The old confirmation link, still in the mailbox, does not subscribe Ada again, nor
+    // rewrite when she unsubscribed.
+    let before = status(&app).await;
+    let res = post(&app, &confirm, "").await;
+    assert_eq!(res.status(), 410);
+    assert!(text(&res).contains("This link has expired"));
+    assert_eq!(status(&app).await, before);
+
     // Signing up again sends a new confirmation; until it is used, still unsubscribed.
     sign_up(&app, "ada@example.org").await;
     app.state.mail.deliver_due().await;
     assert_eq!(smtp.received().len(), 3);
     assert_eq!(status(&app).await.0, "unsubscribed");
     assert_eq!(app.count("newsletter_signups").await, 1);
+    // The new link subscribes her again; when she unsubscribed stays on the record.
+    let again = link(&smtp.received()[2], "/newsletter/confirm/");
+    assert_ne!(again, confirm);
+    assert_eq!(post(&app, &again, "").await.status(), 200);
+    let (state, _, _, unsubscribed_at) = status(&app).await;
+    assert_eq!(state, "confirmed");
+    assert_eq!(unsubscribed_at, before.3);
+}
+
+/// Three confirmations a day go to one mailbox however its address is spelt (a `+tag`,
+/// Gmail's dots), and a few hundred an hour in all: the form floods nobody.
+#[tokio::test]
+async fn confirmations_are_capped_per_mailbox_and_per_hour() {
+    let smtp = Smtp::start();
+    let app = mail_app(&smtp, |_| {});
+    for email in [
+        "ann.lee+news@gmail.com",
+        "annlee+x@gmail.com",
+        "Ann.Lee@googlemail.com",
+        "a.n.n.l.e.e@gmail.com",
+        "annlee@gmail.com",
+    ] {
+        sign_up(&app, email).await;
+    }
+    assert_eq!(
+        app.count("newsletter_signups").await,
+        5,
+        "each spelling is stored"
+    );
+    app.state.mail.deliver_due().await;
+    assert_eq!(smtp.received().len(), 3, "one mailbox, three a day");
+    // In all: the hour's cap, then the next hour more.
+    let cap = api::domain::mail::newsletter::CONFIRMATIONS_PER_HOUR as usize;
+    let queued = |app: &TestApp| {
+        let db = app.db.clone();
+        async move {
+            db.read(|c| {
+                c.query_row(
+                    "SELECT COUNT(*) FROM mail_queue WHERE kind = 'newsletter_confirm'",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )
+            })
+            .await
+            .unwrap() as usize
+        }
+    };
+    for i in 0..cap {
+        sign_up(&app, &format!("reader{i}@example.org")).await;
+    }
+    assert_eq!(queued(&app).await, cap, "3 + {} = the cap", cap - 3);
+    advance(&app, 61);
+    sign_up(&app, "late@example.org").await;
+    assert_eq!(queued(&app).await, cap + 1);
 }
 
 #[tokio::test]
