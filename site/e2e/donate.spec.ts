@@ -3,7 +3,7 @@
 // and message of spec §5 and §8, failures at Stripe, the keyboard, and axe on every stage.
 import { type Locator, type Page } from '@playwright/test';
 import { ADMIN_PASSWORD, expect, expectAccessible, failedLoad, query, sql, test, toastRegion, uniqueEmail } from './fixtures';
-import { confirmAll, fillDonor, form, giveOnce, pay, proceed } from './donate-steps';
+import { confirmAll, fillDonor, form, giveOnce, historyLink, openHistoryLink, pay, proceed } from './donate-steps';
 import { startServer } from './server';
 import { routeStripe } from './stripe';
 
@@ -111,11 +111,11 @@ test.describe('donating', () => {
   test('earlier gifts this year make a $150 gift need the extra answers, and the page says why', async ({ page }) => {
     const email = uniqueEmail('repeat');
     const year = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', year: 'numeric' }).format(new Date());
-    // A first gift of $100, paid from this browser.
+    // A first gift of $100; the donor opens the link in its receipt.
     await giveOnce(page, '$100', email);
     await expect.poll(() => donation(email)[0]?.status).toBe('completed');
 
-    await page.goto('/donate');
+    await openHistoryLink(page, email);
     await page.getByLabel('Other amount').fill('150');
     await fillDonor(page, { email });
     await expect(page.getByText('You have given $100 this year. You can give up to $44,200 more this year.')).toBeVisible();
@@ -130,49 +130,73 @@ test.describe('donating', () => {
     );
   });
 
-  test("a donor's year is told to the browser that paid, and to nobody else", async ({ page, browser }) => {
+  test("a donor's year is told only to a browser that opened their receipt's link", async ({ page, browser }) => {
     const email = uniqueEmail('private');
     await giveOnce(page, '$50', email);
     await expect.poll(() => donation(email)[0]?.status).toBe('completed');
 
-    // Another browser (a stranger) asks about the same address: no amounts, and the custom
+    // Paying earns nothing: even the browser that paid is told nothing yet, and the custom
     // amount keeps the spec's default maximum.
     const stranger = await browser.newPage();
-    const answered = stranger.waitForResponse('**/api/donations/summary*');
-    await stranger.goto('/donate');
-    await stranger
-      .locator('main form')
-      .getByLabel(/^Email/)
-      .fill(email);
-    expect(await (await answered).json()).toEqual({ completed: null, pending: null, remaining: null });
-    await expect(stranger.getByText(/You have given|You can give up to/)).toHaveCount(0);
-    await expect(stranger.getByLabel('Other amount')).toHaveAttribute('max', '50000');
+    await routeStripe(stranger);
+    for (const browserPage of [page, stranger]) {
+      const answered = browserPage.waitForResponse('**/api/donations/summary*');
+      await browserPage.goto('/donate');
+      await form(browserPage)
+        .getByLabel(/^Email/)
+        .fill(email);
+      expect(await (await answered).json()).toEqual({ completed: null, pending: null, remaining: null });
+      await expect(browserPage.getByText(/You have given|You can give up to/)).toHaveCount(0);
+      await expect(browserPage.getByLabel('Other amount')).toHaveAttribute('max', '50000');
+    }
     await stranger.close();
 
-    // The donor's own browser, on a later visit, sees the year.
-    await page.goto('/donate');
-    await form(page)
-      .getByLabel(/^Email/)
-      .fill(email);
+    // The receipt's link, opened here, shows the year on this browser (its address filled
+    // in), and leaves the address bar.
+    await openHistoryLink(page, email);
+    await expect(toast(page)).toContainText('Your giving is shown on this browser');
+    expect(new URL(page.url()).hash).toBe('');
     await expect(page.getByText('You have given $50 this year. You can give up to $44,250 more this year.')).toBeVisible();
     await expect(page.getByLabel('Other amount')).toHaveAttribute('max', '44250');
-  });
-
-  test('a donor who leaves the thank-you before the browser got its pass still sees their year on the next page', async ({ page, allowConsole }) => {
-    allowConsole(/Failed to load resource: net::ERR_FAILED/); // the pass request cut off below
-    const email = uniqueEmail('hasty');
-    // The thank-you's request for the pass never comes back, as when the donor leaves at once.
-    let cut = 0;
-    await page.route('**/api/donations/pass', (route) => (cut++ === 0 ? route.abort() : route.continue()));
-    await giveOnce(page, '$50', email);
-    await expect.poll(() => cut).toBe(1);
-
+    await expectAccessible(page);
+    // Still there on a later visit.
     await page.goto('/donate');
     await form(page)
       .getByLabel(/^Email/)
       .fill(email);
     await expect(page.getByText('You have given $50 this year. You can give up to $44,250 more this year.')).toBeVisible();
-    expect(cut).toBe(2);
+  });
+
+  test("a receipt's sign-out link stops every browser showing the donor's year, and its link with it", async ({ page, allowConsole }) => {
+    allowConsole(failedLoad(400)); // the signed-out link, refused
+    const email = uniqueEmail('signout');
+    await giveOnce(page, '$25', email);
+    await openHistoryLink(page, email);
+    const link = await historyLink(email);
+    await expect(page.getByText('You have given $25 this year.', { exact: false })).toBeVisible();
+
+    // The receipt's other link: a page with one button, which works without JavaScript.
+    const [row] = query<{ m: string }>(
+      `SELECT CAST(message AS TEXT) AS m FROM mail_queue WHERE kind = 'receipt' AND about = ${sql(email)} ORDER BY id DESC LIMIT 1`,
+    );
+    const decoded = row.m.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    const signOut = /(\/donate\/history\/sign-out\/[A-Za-z0-9_.-]+)/.exec(decoded)![1];
+    await page.goto(signOut);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Stop showing your giving');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Stop showing my giving' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your giving is no longer shown');
+
+    await page.goto('/donate');
+    await form(page)
+      .getByLabel(/^Email/)
+      .fill(email);
+    await expect(page.getByText(/You have given|You can give up to/)).toHaveCount(0);
+    // The link mailed before it no longer works either, and the page says so.
+    await page.goto('about:blank');
+    await page.goto(`/donate#history=${link}`);
+    await expect(toast(page)).toContainText('Your giving cannot be shown');
+    await expect(toast(page)).toContainText('This link has expired or was signed out.');
   });
 
   test('every rule has its message, on its field', async ({ page, allowConsole }) => {

@@ -52,6 +52,11 @@ pub struct Texts {
     pub monthly: &'static str,
     /// Beside the pay button of a monthly gift: `$A` the amount, `{date}` the next charge.
     pub monthly_line: &'static str,
+    /// After a receipt's history link was opened here (not the spec's: the spec shows any
+    /// visitor a donor's year, which the site no longer does).
+    pub history_shown: Notice,
+    /// The title when the server refused that link (its message is the description).
+    pub history_refused: &'static str,
 }
 
 pub const TEXTS: Texts = Texts {
@@ -106,4 +111,9 @@ pub const TEXTS: Texts = Texts {
     once: "One time",
     monthly: "Give monthly",
     monthly_line: "$A every month, next on {date}, until you cancel",
+    history_shown: notice(
+        "Your giving is shown on this browser",
+        "This page now shows what you have given this year. Each receipt has a link to stop showing it.",
+    ),
+    history_refused: "Your giving cannot be shown",
 };

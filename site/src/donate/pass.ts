@@ -1,9 +1,12 @@
 // A donor's pass: what lets this browser see the donor's giving this year. What someone gave
 // is private, so the server tells a donor's totals (and what is left of the limit) only to
-// a browser that has paid a gift in their name: each payment set-up comes with a ticket,
-// which the server turns into a pass once the gift is paid. Passes are kept per e-mail in
-// localStorage, so the donor's next visit sees their year; the ticket is kept in the tab
-// until the server has turned it into a pass.
+// a browser that has shown it reads the donor's mail: every receipt has a link to
+// /donate#history=…, and opening it here exchanges the link for a pass (kept per e-mail in
+// localStorage). Paying in someone's name earns nothing. The link is in the address's
+// fragment, which browsers never send to a server, so it is in no log.
+//
+// After paying, the tab keeps the set-up's ticket until the server has said the gift is paid:
+// its answer lets the server complete the gift (and send the receipt) before Stripe's event.
 import { ApiError, apiRequest } from '../lib/api';
 
 const PASSES_KEY = 'acp-donor-passes';
@@ -32,10 +35,9 @@ export function passHeaders(email: string): Record<string, string> | undefined {
 }
 
 const TICKET_KEY = 'acp-donor-ticket';
-let redeeming: Promise<void> = Promise.resolve();
+let redeeming: Promise<unknown> = Promise.resolve();
 
-/** Keeps a paid gift's ticket in this tab until it has become the donor's pass: a donor who
- *  leaves the thank-you at once still has their year on the next page. */
+/** Keeps a paid gift's ticket in this tab until the server has said the gift is paid. */
 export function holdTicket(ticket: string, email: string): void {
   try {
     sessionStorage.setItem(TICKET_KEY, JSON.stringify({ ticket, email }));
@@ -44,34 +46,48 @@ export function holdTicket(ticket: string, email: string): void {
   }
 }
 
-/** Turns the held ticket, if any, into the donor's pass and keeps that. The ticket goes once
- *  redeemed or refused; while the payment is still going through (409) or the request
- *  failed, it stays for the next page. Failures are quiet: the page then treats the donor's
- *  year as unknown, as for anyone. */
-export function redeemHeldTicket(): Promise<void> {
+/** Tells the server about the held ticket, if any: the ticket goes once the gift is paid or
+ *  the ticket refused; while the payment is still going through (409) or the request
+ *  failed, it stays for the next page. Quiet either way. */
+export function redeemHeldTicket(): Promise<unknown> {
   redeeming = (async () => {
     try {
       const held = sessionStorage.getItem(TICKET_KEY);
       if (!held) return;
-      const { ticket, email } = JSON.parse(held) as { ticket: string; email: string };
+      const { ticket } = JSON.parse(held) as { ticket: string };
       try {
-        const { pass } = await apiRequest<{ pass: string }>('POST', '/api/donations/pass', { ticket });
-        const passes = load();
-        passes[email.trim().toLowerCase()] = pass;
-        localStorage.setItem(PASSES_KEY, JSON.stringify(passes));
+        await apiRequest('POST', '/api/donations/pass', { ticket });
       } catch (error) {
         if (!(error instanceof ApiError) || error.status === 409 || error.status === 429) return;
       }
       sessionStorage.removeItem(TICKET_KEY);
     } catch {
-      // Storage off, or what it held is not ours: nothing to redeem.
+      // Storage off, or what it held is not ours.
     }
   })();
   return redeeming;
 }
 
+/** Opens a receipt's history link (`#history=…` in this page's address): the server's pass
+ *  is kept for the donor's address, which is returned; the link leaves the address bar.
+ *  `null` when there is none, or the server refused it (`Error` with its message). */
+export async function redeemHistoryLink(): Promise<string | null> {
+  const link = /^#history=(.+)$/.exec(window.location.hash)?.[1];
+  if (!link) return null;
+  history.replaceState(null, '', window.location.pathname + window.location.search);
+  const done = apiRequest<{ pass: string; email: string }>('POST', '/api/donations/pass', { link });
+  redeeming = done.catch(() => null);
+  const { pass, email } = await done;
+  try {
+    localStorage.setItem(PASSES_KEY, JSON.stringify({ ...load(), [email]: pass }));
+  } catch {
+    // Storage off: this visit still shows it.
+  }
+  return email;
+}
+
 /** Resolves once a redemption under way has ended, so a lookup made meanwhile shows the
  *  pass it gives. */
-export function passSettled(): Promise<void> {
+export function passSettled(): Promise<unknown> {
   return redeeming;
 }

@@ -67,6 +67,8 @@ const rules: DonateRules = {
     once: 'One time',
     monthly: 'Give monthly',
     monthlyLine: '$A every month, next on {date}, until you cancel',
+    historyShown: { title: 'Your giving is shown on this browser', description: 'This page now shows what you have given this year.' },
+    historyRefused: 'Your giving cannot be shown',
   },
 };
 

@@ -39,6 +39,8 @@ export interface DonateTexts {
   once: string;
   monthly: string;
   monthlyLine: string;
+  historyShown: Notice;
+  historyRefused: string;
 }
 
 /** generator/src/donations.rs `Props`. */

@@ -4,7 +4,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, apiRequest, failureText } from '../lib/api';
 import { toast } from '../lib/toast';
-import { holdTicket, passHeaders, redeemHeldTicket } from './pass';
+import { holdTicket, passHeaders, redeemHeldTicket, redeemHistoryLink } from './pass';
 import { takePayment } from './pending';
 import {
   type DonateRules,
@@ -76,6 +76,14 @@ export function useDonateFlow(rules: DonateRules, id: (name: string) => string) 
       }
     }
     void redeemHeldTicket();
+    // A receipt's link: this browser now shows the donor's year, for the address it names.
+    redeemHistoryLink()
+      .then((email) => {
+        if (!email) return;
+        setValues((v) => ({ ...v, donorEmail: email }));
+        toast({ title: texts.historyShown.title, description: texts.historyShown.description });
+      })
+      .catch((error: unknown) => toast({ variant: 'destructive', title: texts.historyRefused, description: failureText(error, '') }));
     apiRequest<{ publishableKey: string | null }>('GET', '/api/donations/config', undefined, { cache: 'no-store' })
       .then(({ publishableKey }) => setConfig({ status: 'ready', publishableKey }))
       .catch(() => setConfig({ status: 'error' }));
