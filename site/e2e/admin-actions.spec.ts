@@ -357,3 +357,34 @@ test('Record text opt-out: a STOP heard by staff takes the number out of the exp
   const records: Record<string, string>[] = parse(readFileSync(await (await download).path()), { columns: true, bom: true });
   expect(records.find((r) => r.Email === 'news@example.org')).toMatchObject({ Phone: '', 'Text Consent': 'Opted out' });
 });
+
+test('Record consent to texts: only staff undo a stop, saying how the owner asked', async ({ page, db }) => {
+  seedEverything(db);
+  db.exec(`INSERT OR IGNORE INTO sms_disclosures (version, label, disclosure, first_recorded_at)
+           VALUES ('e2e', 'Text me updates', 'Reply STOP to end.', '2026-01-01T00:00:00.000Z');
+           INSERT INTO sms_consents (phone, action, at, source, ip, disclosure_version)
+           VALUES ('+15550103000', 'granted', '2026-01-02T00:00:00.000Z', 'newsletter', '10.0.0.1', 'e2e');
+           INSERT INTO sms_consents (phone, action, at, source, method)
+           VALUES ('+15550103000', 'revoked', '2026-01-03T00:00:00.000Z', 'staff', 'text');`);
+  await signIn(page);
+  await tab(page, 'Newsletter').click();
+  const card = panel(page).getByRole('listitem').filter({ hasText: 'news@example.org' });
+  await expect(card).toContainText('Texts: Opted out');
+  await expect(card.getByRole('button', { name: /Record text opt-out/ })).toHaveCount(0);
+
+  await card.getByRole('button', { name: 'Record consent to texts for 555-010-3000' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Record consent to texts again' });
+  await expect(dialog).toContainText('Only when the owner of 555-010-3000 asked you themselves.');
+  const record = dialog.getByRole('button', { name: 'Record consent' });
+  await expect(record).toBeDisabled(); // until staff say how the owner asked
+  await dialog.getByLabel('How and when did they ask?').fill('Called the office on May 3 asking to get texts again.');
+  await expectAccessible(page);
+  await record.click();
+  await expect(dialog).toBeHidden();
+  await expect(toastRegion(page).getByRole('listitem')).toContainText('Consent to texts recorded');
+  await expect(card).toContainText('Texts: Consented');
+  expect(db.query(`SELECT action, source, note FROM sms_consents WHERE phone = '+15550103000' ORDER BY id DESC LIMIT 1`)).toEqual([
+    { action: 'granted', source: 'staff', note: 'Called the office on May 3 asking to get texts again.' },
+  ]);
+  expect(db.query(`SELECT COUNT(*) AS n FROM audit_log WHERE action = 'opt_in' AND target = 'sms:…3000'`)).toEqual([{ n: 1 }]);
+});

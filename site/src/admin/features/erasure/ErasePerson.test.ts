@@ -9,5 +9,8 @@ describe('describeErasure', () => {
     expect(describeErasure({ contacts: 0, volunteers: 0, newsletters: 0, donationsRedacted: 0, donationsKept: 0, donationsInProgress: 2 })).toBe(
       'Deleted 0 messages, 0 volunteer signups, 0 newsletter signups. 2 gifts are still being paid: erase again in 15 minutes.',
     );
+    expect(
+      describeErasure({ contacts: 0, volunteers: 0, newsletters: 0, donationsRedacted: 0, donationsKept: 1, donationsInProgress: 0, warning: 'Try again.' }),
+    ).toBe('Deleted 0 messages, 0 volunteer signups, 0 newsletter signups. Kept 1 completed gift, as federal law requires. Try again.');
   });
 });

@@ -1,6 +1,7 @@
 // "Erase a person": the privacy policy's promise of deletion on request, in one place. Staff
 // type the e-mail the request came from; the server deletes that person's messages and
-// signups and removes their details from gifts that were never paid. Completed gifts stay
+// signups, the consent records of their numbers, the mail about them and their saved card at
+// Stripe, and removes their details from gifts that were never paid. Completed gifts stay
 // whole (federal record-keeping), and the dialog says so before and after.
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
@@ -16,6 +17,8 @@ export interface Erased {
   donationsRedacted: number;
   donationsKept: number;
   donationsInProgress: number;
+  /** Something outside the database (their saved card at Stripe) could not go yet. */
+  warning?: string;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -31,6 +34,7 @@ export function describeErasure(e: Erased): string {
   if (e.donationsRedacted) parts.push(`Removed the details of ${plural(e.donationsRedacted, 'unpaid gift', 'unpaid gifts')}.`);
   if (e.donationsKept) parts.push(`Kept ${plural(e.donationsKept, 'completed gift', 'completed gifts')}, as federal law requires.`);
   if (e.donationsInProgress) parts.push(`${plural(e.donationsInProgress, 'gift is', 'gifts are')} still being paid: erase again in 15 minutes.`);
+  if (e.warning) parts.push(e.warning);
   return parts.join(' ');
 }
 

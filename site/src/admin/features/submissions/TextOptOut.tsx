@@ -39,7 +39,7 @@ export function TextOptOut({ phone }: { phone: string }) {
       triggerLabel={`Record text opt-out for ${phone}`}
       triggerClassName="btn btn-outline px-3"
       title="Record a text opt-out"
-      description={`${phone} will be marked as opted out of texts and left out of every export from now on. The record cannot be changed; a new signup with the box ticked agrees again.`}
+      description={`${phone} will be marked as opted out of texts and left out of every export from now on. The record cannot be changed, and no signup form can undo it: only you, when its owner asks.`}
       submit="Record opt-out"
       pending="Recording..."
       tone="primary"

@@ -4,6 +4,7 @@ import { Detail } from '../../components/Card';
 import { RelativeTime } from '../../components/RelativeTime';
 import { type Contact, type NewsletterSignup, type Volunteer, contacts, newsletters, volunteers } from './api';
 import type { SubmissionList } from './SubmissionsTab';
+import { TextOptIn } from './TextOptIn';
 import { TextOptOut } from './TextOptOut';
 
 function Email({ address }: { address: string }) {
@@ -104,5 +105,5 @@ export const newsletterList: SubmissionList<NewsletterSignup> = {
     title: 'Delete newsletter signup?',
     description: `The newsletter signup of ${n.email} will be deleted. This cannot be undone.`,
   }),
-  actions: (n) => n.phone && n.texts !== 'Opted out' && <TextOptOut phone={n.phone} />,
+  actions: (n) => n.phone && (n.texts === 'Opted out' ? <TextOptIn phone={n.phone} /> : <TextOptOut phone={n.phone} />),
 };
