@@ -205,6 +205,14 @@ impl FakeStripe {
         self.lock().events.clone()
     }
 
+    /// Changes what an intent is for (a payment of another amount than the gift's, as a
+    /// tampered page might make).
+    pub fn set_amount(&self, id: &str, amount: i64) {
+        if let Some(intent) = self.lock().intents.get_mut(id) {
+            intent["amount"] = serde_json::json!(amount);
+        }
+    }
+
     /// Puts an intent in `processing`, as a bank debit is while it clears: no event is sent
     /// until a later [`FakeStripe::settle`].
     pub fn start_processing(&self, id: &str) {

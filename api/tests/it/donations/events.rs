@@ -142,3 +142,72 @@ async fn unpaid_gifts_expire_after_their_hold_and_are_canceled_at_stripe() {
     assert_eq!(d.status(fresh).await, "pending");
     assert_eq!(d.fake.intent(&intent).unwrap()["status"], "canceled");
 }
+
+/// A payment in another currency than the gift's completes nothing, whatever its amount.
+#[tokio::test]
+async fn a_payment_in_another_currency_does_not_complete_the_gift() {
+    let d = donate_app(|_| {}).await;
+    let (id, intent) = d.reserved(json!(25), donor("fb@example.org")).await;
+    let mut paid = d.fake.settle(&intent, Outcome::Succeed).await.unwrap();
+    paid["currency"] = json!("eur");
+    let event = fake_stripe::event_for("payment_intent.succeeded", &paid);
+    assert_eq!(
+        d.webhook(&event, WEBHOOK_SECRET, fake_stripe::now())
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(d.status(id).await, "pending");
+}
+
+/// The page that returns from Stripe asks Stripe whether the gift is paid; a payment of
+/// another amount than the gift's does not complete it that way either.
+#[tokio::test]
+async fn a_payment_of_another_amount_does_not_complete_the_gift_on_the_donors_return() {
+    let d = donate_app(|_| {}).await;
+    let res = d.give(json!(25), donor("fc@example.org")).await;
+    let reply = crate::common::TestApp::json(&res);
+    let intent = reply["clientSecret"]
+        .as_str()
+        .unwrap()
+        .split("_secret_")
+        .next()
+        .unwrap()
+        .to_owned();
+    let id = d.row_of(&intent).await.0;
+    d.fake.set_amount(&intent, 2_000);
+    // Paid at Stripe, its event not (yet) delivered.
+    d.fake.settle(&intent, Outcome::Succeed).await.unwrap();
+    let res = d.exchange(&reply["ticket"]).await;
+    assert_eq!(res.status(), 409);
+    assert_eq!(d.status(id).await, "pending");
+}
+
+/// A decline counts once against the network that set the gift up, however often Stripe
+/// sends its event again: replays do not close the network to set-ups.
+#[tokio::test]
+async fn a_replayed_decline_is_counted_once() {
+    let d = donate_app(|_| {}).await;
+    let net = [10, 9, 8, 7];
+    let res = d.give_from(json!(5), donor("fd@example.org"), net).await;
+    let intent = crate::common::TestApp::json(&res)["clientSecret"]
+        .as_str()
+        .unwrap()
+        .split("_secret_")
+        .next()
+        .unwrap()
+        .to_owned();
+    let declined = d.settle(&intent, Outcome::Decline).await;
+    for _ in 0..3 {
+        let res = d
+            .webhook(&declined, WEBHOOK_SECRET, fake_stripe::now())
+            .await;
+        assert_eq!(res.status(), 200);
+    }
+    assert_eq!(
+        d.give_from(json!(5), donor("fd@example.org"), net)
+            .await
+            .status(),
+        200
+    );
+}

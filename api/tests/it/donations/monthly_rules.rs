@@ -432,3 +432,85 @@ async fn a_plan_for_a_donor_already_at_the_limit_is_refused_to_them_and_kept_to_
     );
     assert_eq!(d.plan(plan).await.0, "paused");
 }
+
+/// A monthly charge whose answer from Stripe is not in yet is the plan's to ask again, not
+/// the ten-minute sweep's to expire (it would cancel a charge that may have been made).
+#[tokio::test]
+async fn the_unpaid_gift_sweep_leaves_a_monthly_charge_waiting_on_stripe() {
+    let smtp = Smtp::start();
+    let d = monthly_app(&smtp).await;
+    let (plan, _) = d.sign_up(json!(15), donor("wa@example.org")).await;
+    d.fake.fail_next_create(500, "Stripe is having a moment");
+    let done = d.pass_after(MONTH).await;
+    let Some((_, Charge::Later { donation })) = done.first().cloned() else {
+        panic!("{done:?}");
+    };
+    assert_eq!(d.status(donation).await, "pending");
+    d.advance(11 * 60);
+    d.app.state.expire_donations().await;
+    assert_eq!(d.status(donation).await, "pending", "not expired");
+    let done = d
+        .pass_after(api::domain::plans::charge::ASK_AGAIN.as_secs() as u64)
+        .await;
+    assert!(
+        matches!(done.as_slice(), [(_, Charge::Paid { .. })]),
+        "{done:?}"
+    );
+    assert_eq!(d.status(donation).await, "completed");
+    assert_eq!(d.plan(plan).await.0, "active");
+}
+
+/// A charge declined in December and paid on its retry in January is a gift of January's
+/// year (its receipt, the limit and the FEC report say so), not of its first try's.
+#[tokio::test]
+async fn a_charge_retried_across_new_year_counts_in_the_year_it_is_paid() {
+    let smtp = Smtp::start();
+    let d = monthly_app(&smtp).await;
+    let tz = jiff::tz::TimeZone::get("America/Chicago").unwrap();
+    // To November 30 at noon (this year's, or next year's once it has passed).
+    let now = d.app.state.clock.now();
+    let mut year = now.to_zoned_datetime(tz.clone()).year();
+    let at = |year: i16| {
+        jiff::civil::date(year, 11, 30)
+            .at(12, 0, 0, 0)
+            .to_zoned_datetime(tz.clone())
+            .unwrap()
+            .timestamp()
+    };
+    if at(year) <= now {
+        year += 1;
+    }
+    d.advance(now.duration_until(at(year)).as_secs());
+    let (plan, _) = d.sign_up(json!(20), donor("ny@example.org")).await;
+    let card = d.plan(plan).await.3.unwrap();
+    d.fake.set_card_behaviour(&card, CardBehaviour::Decline);
+    // Due December 30: declined, and again on the first retry, December 31.
+    let first = d.pass_after(30 * DAY).await;
+    let Some((_, Charge::Declined { donation, .. })) = first.first().cloned() else {
+        panic!("{first:?}");
+    };
+    assert!(matches!(
+        d.pass_after(DAY).await.as_slice(),
+        [(_, Charge::Declined { .. })]
+    ));
+    // Paid on the next, January 2.
+    d.fake.set_card_behaviour(&card, CardBehaviour::Succeed);
+    let paid = d.pass_after(2 * DAY).await;
+    assert!(
+        matches!(paid.as_slice(), [(_, Charge::Paid { .. })]),
+        "{paid:?}"
+    );
+    let counted: i64 = d
+        .app
+        .db
+        .read(move |c| {
+            c.query_row(
+                "SELECT contribution_year FROM donations WHERE id = ?1",
+                [donation],
+                |r| r.get(0),
+            )
+        })
+        .await
+        .unwrap();
+    assert_eq!(counted, i64::from(year) + 1);
+}

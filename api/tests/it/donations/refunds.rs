@@ -382,3 +382,33 @@ async fn a_refund_whose_answer_was_lost_is_retried_without_refunding_twice() {
         .unwrap();
     assert_eq!(rows, 1, "one refund row");
 }
+
+/// Two staff refunding the last dollars of a gift at once: the first holds its amount while
+/// Stripe is asked, so the second is told what is left, and Stripe never hears of it.
+#[tokio::test]
+async fn two_refunds_at_once_never_give_back_more_than_was_paid() {
+    let smtp = Smtp::start();
+    let d = mail_donate(&smtp).await;
+    let token = d.app.login().await;
+    let (id, _) = d.paid(json!(100), itemized("ji@example.org")).await;
+    let body = json!({ "amount": 60, "reason": "Asked twice" });
+    let (a, b) = tokio::join!(
+        d.refund(&token, id, body.clone()),
+        d.refund(&token, id, body.clone())
+    );
+    let mut statuses = [a.status().as_u16(), b.status().as_u16()];
+    statuses.sort();
+    assert_eq!(statuses, [200, 400]);
+    let refused = if a.status() == 400 { &a } else { &b };
+    assert_eq!(
+        message(refused),
+        "At most $40.00 of this gift can be refunded."
+    );
+    let asked = d
+        .fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "POST" && r.path == "/v1/refunds")
+        .count();
+    assert_eq!(asked, 1);
+}

@@ -260,3 +260,32 @@ async fn schedules_refuse_bad_requests() {
     assert_eq!(res.status(), 401);
     let _ = TestApp::json;
 }
+
+/// A donor's year-to-date aggregate on Schedule A is their gifts up to each one less what was
+/// refunded to them before it: $150, $100 of it refunded, then $100 is $150, not $250 (and so
+/// not itemised).
+#[tokio::test]
+async fn the_aggregate_as_of_a_gift_is_net_of_refunds_made_before_it() {
+    let d = donate_app(|_| {}).await;
+    let token = d.app.login().await;
+    let (first, _) = d.paid(json!(150), donor("cy@example.org")).await;
+    let res = d
+        .refund(&token, first, json!({ "amount": 100, "reason": "Asked" }))
+        .await;
+    assert_eq!(res.status(), 200);
+    d.advance(60);
+    let (second, _) = d.paid(json!(100), donor("cy@example.org")).await;
+    let day = today();
+    let a = get(
+        &d,
+        &token,
+        &format!("/api/admin/donations/schedule-a?from={day}&to={day}"),
+    )
+    .await;
+    let csv = rows(&a);
+    let row = csv.iter().find(|r| r[1] == format!("DON{second}")).unwrap();
+    assert_eq!(
+        (row[11].as_str(), row[12].as_str(), row[16].as_str()),
+        ("100.00", "150.00", "No")
+    );
+}

@@ -213,3 +213,70 @@ async fn money_events_of_payments_we_do_not_know_change_nothing() {
     assert_eq!(res.status(), 400);
     assert_eq!(d.app.count("donation_disputes").await, 0);
 }
+
+/// A lost dispute counts as a refund of what was left of the gift: an issuer disputing the
+/// whole $100 after $30 of it went back takes $70, making $100 gone back in all, not $130.
+#[tokio::test]
+async fn a_lost_dispute_takes_back_only_what_earlier_refunds_left() {
+    let d = staff_donate().await;
+    let token = d.app.login().await;
+    let (id, intent) = d.paid(json!(100), donor("gi@example.org")).await;
+    let before = d.fake.events().len();
+    d.fake
+        .refund_from_dashboard(&intent, Some(3000))
+        .await
+        .unwrap();
+    let (dispute, _) = d.fake.dispute(&intent, "fraudulent").await.unwrap();
+    d.fake
+        .close_dispute(dispute["id"].as_str().unwrap(), false)
+        .await
+        .unwrap();
+    for mut event in d.events_after(before) {
+        // The issuer disputes the whole charge, not what is left of it.
+        if event["type"]
+            .as_str()
+            .unwrap()
+            .starts_with("charge.dispute")
+        {
+            event["data"]["object"]["amount"] = json!(10_000);
+        }
+        d.deliver(&event).await;
+    }
+    let r = row(&d, &token, id).await;
+    assert_eq!(r["refunded"], "100.00");
+    assert_eq!(d.net("gi@example.org", this_year() as i16).await, 0);
+}
+
+/// A refund Stripe reports twice (`charge.refunded`, then `refund.updated` with the same
+/// status) is news once: one notice to the donor, one audit row.
+#[tokio::test]
+async fn a_refund_reported_again_is_not_news() {
+    let d = staff_donate().await;
+    let (_, intent) = d.paid(json!(100), donor("ha@example.org")).await;
+    let before = d.fake.events().len();
+    let (refund, _) = d
+        .fake
+        .refund_from_dashboard(&intent, Some(4000))
+        .await
+        .unwrap();
+    for event in d.events_after(before) {
+        d.deliver(&event).await;
+    }
+    let updated = fake_stripe::event_for("refund.updated", &refund);
+    d.deliver(&updated).await;
+    assert_eq!(queued(&d, "refund:").await, 1, "one notice");
+    let audited: i64 = d
+        .app
+        .db
+        .read(|c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM audit_log WHERE action = 'refund' AND detail LIKE '%refunded in Stripe%'",
+                [],
+                |r| r.get(0),
+            )
+        })
+        .await
+        .unwrap();
+    assert_eq!(audited, 1, "one audit row");
+    assert_eq!(d.net("ha@example.org", this_year() as i16).await, 6_000);
+}

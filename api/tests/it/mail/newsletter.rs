@@ -293,3 +293,51 @@ async fn links_expire_after_seven_days_and_cannot_be_forged() {
     assert_eq!(status(&app).await.0, "pending");
     let _: Option<Value> = None;
 }
+
+/// An unsubscribe link names its signup and its address: once that signup is deleted, the
+/// link does nothing to whoever signs up next and gets its number.
+#[tokio::test]
+async fn an_unsubscribe_link_works_only_for_its_own_address() {
+    let smtp = Smtp::start();
+    let app = mail_app(&smtp, |_| {});
+    sign_up(&app, "first@example.org").await;
+    app.state.mail.deliver_due().await;
+    let confirm = link(&smtp.received()[0], "/newsletter/confirm/");
+    assert_eq!(post(&app, &confirm, "").await.status(), 200);
+    app.state.mail.deliver_due().await;
+    let unsubscribe = link(&smtp.received()[1], "/newsletter/unsubscribe/");
+    let token = app.login().await;
+    let id: i64 = app
+        .db
+        .read(|c| c.query_row("SELECT id FROM newsletter_signups", [], |r| r.get(0)))
+        .await
+        .unwrap();
+    let res = app
+        .admin(
+            "DELETE",
+            &format!("/api/admin/newsletters/{id}"),
+            &token,
+            None,
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    sign_up(&app, "second@example.org").await;
+    let again: i64 = app
+        .db
+        .read(|c| c.query_row("SELECT id FROM newsletter_signups", [], |r| r.get(0)))
+        .await
+        .unwrap();
+    assert_eq!(again, id, "the number is given again");
+    assert_eq!(app.get(&unsubscribe).await.status(), 404);
+    assert_eq!(
+        post(&app, &unsubscribe, "List-Unsubscribe=One-Click")
+            .await
+            .status(),
+        404
+    );
+    assert_eq!(
+        status(&app).await.0,
+        "pending",
+        "the second signup is untouched"
+    );
+}
