@@ -42,7 +42,7 @@ pub struct Config {
     pub rebuild_hook: Option<String>,
     /// `STRIPE_SECRET_KEY` and `STRIPE_PUBLISHABLE_KEY` (both, or donations are off),
     /// `STRIPE_WEBHOOK_SECRET`, and `STRIPE_API_BASE` (tests only).
-    pub stripe: Option<crate::domain::payments::StripeConfig>,
+    pub stripe: Option<crate::domain::donations::stripe::StripeConfig>,
     /// `DONATION_RATE_LIMIT`: payment setups allowed per 10 minutes from one address, and for
     /// one e-mail (default 5). Card testers try many cards quickly; donors do not.
     pub donation_rate_limit: u32,
@@ -219,7 +219,7 @@ fn proxy_trust(bind: IpAddr) -> Result<crate::http::proxy::ProxyTrust> {
 /// Stripe's keys: both or neither (a half-configured processor would take a donor through
 /// the form and fail at the last step). Without them the donate page says payments are not
 /// available.
-fn stripe_from_env() -> Result<Option<crate::domain::payments::StripeConfig>> {
+fn stripe_from_env() -> Result<Option<crate::domain::donations::stripe::StripeConfig>> {
     match (var("STRIPE_SECRET_KEY"), var("STRIPE_PUBLISHABLE_KEY")) {
         (Some(secret_key), Some(publishable_key)) => {
             let webhook_secret = var("STRIPE_WEBHOOK_SECRET");
@@ -229,7 +229,7 @@ fn stripe_from_env() -> Result<Option<crate::domain::payments::StripeConfig>> {
                      reports of completed payments cannot be verified"
                 );
             }
-            Ok(Some(crate::domain::payments::StripeConfig {
+            Ok(Some(crate::domain::donations::stripe::StripeConfig {
                 secret_key,
                 publishable_key,
                 webhook_secret,

@@ -5,17 +5,11 @@
 pub mod audit;
 pub mod auth;
 pub mod clock;
-pub mod completion;
 pub mod donations;
-pub mod donor_pass;
 pub mod erasure;
 pub mod export;
-pub mod fec;
 pub mod mail;
-pub mod money_back;
 pub mod network;
-pub mod payments;
-pub mod plans;
 pub mod rebuild;
 pub mod schedule;
 pub mod sms_consent;

@@ -14,10 +14,10 @@ use warp::http::StatusCode;
 use warp::reply::Response;
 
 use crate::domain::audit::{self, Action};
-use crate::domain::mail::plan_notices::{self, Notice};
-use crate::domain::mail::receipt::usd;
+use crate::domain::donations::monthly::{self, CanceledBy, Plan, Status, day};
+use crate::domain::donations::notices::monthly::{self as plan_notices, Notice};
+use crate::domain::donations::notices::receipt::usd;
 use crate::domain::mail::tokens::Tokens;
-use crate::domain::plans::{self, CanceledBy, Plan, Status, day};
 use crate::http::error::ApiError;
 use crate::http::filters::client_ip;
 use crate::state::{AppState, Desk};
@@ -62,7 +62,7 @@ fn plan_of(
     let Some(id) = Tokens::id_of(token) else {
         return Ok(None);
     };
-    Ok(plans::get(conn, id)?.filter(|plan| {
+    Ok(monthly::get(conn, id)?.filter(|plan| {
         plan.status != Status::Pending && tokens.check_plan_cancel(token, plan.id, &plan.email)
     }))
 }
@@ -78,7 +78,7 @@ async fn show(links: Links, token: String) -> Response {
             let Some(plan) = plan_of(c, &mail.tokens, &t)? else {
                 return Ok(None);
             };
-            let next = plans::next_date(c, plan.id)?;
+            let next = monthly::next_date(c, plan.id)?;
             Ok(Some((plan, next)))
         })
         .await;
@@ -129,7 +129,7 @@ async fn cancel(links: Links, token: String, ip: IpAddr) -> Response {
                 return Ok(Done::Invalid);
             };
             let why = "Canceled by the donor from their link";
-            if !plans::cancel(tx, plan.id, CanceledBy::Donor, why, now)? {
+            if !monthly::cancel(tx, plan.id, CanceledBy::Donor, why, now)? {
                 return Ok(Done::AlreadyEnded);
             }
             plan_notices::send(&mail, tx, plan.id, Notice::Canceled, now)?;

@@ -3,7 +3,7 @@
 //! skip the page).
 //!
 //! What someone gave is told only to a browser holding that donor's pass (see
-//! [`crate::domain::donor_pass`]), earned by opening the link in one of their receipts: the
+//! [`crate::domain::donations::donor_pass`]), earned by opening the link in one of their receipts: the
 //! summary answers anyone else "unknown", and a set-up's answer depends only on what it sends.
 //! The year's limit is held when a payment succeeds (`donations::hold_to_limit`).
 
@@ -19,10 +19,10 @@ use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
+use crate::domain::donations::donor_pass::{self, DonorPasses};
+use crate::domain::donations::monthly;
+use crate::domain::donations::stripe::{NewIntent, Paid, SaveCard};
 use crate::domain::donations::{self, masked};
-use crate::domain::donor_pass::{self, DonorPasses};
-use crate::domain::payments::{NewIntent, Paid, SaveCard};
-use crate::domain::plans;
 use crate::http::error::ApiError;
 use crate::http::filters::{client_ip, json_body, same_origin};
 use crate::http::rate_limit::{DONATION_WINDOW, DonationLimiter};
@@ -303,7 +303,7 @@ async fn complete_on_return(
                     })?;
                 return Ok((status == "completed", None));
             }
-            let followed = crate::domain::completion::completed(
+            let followed = crate::domain::donations::completion::completed(
                 &mail,
                 c,
                 gift,
@@ -370,7 +370,7 @@ async fn create(
         .key_of(donor_pass::KEY_PURPOSE, &donation.donor.email);
     let tz = gifts.ledger.site.tz();
     let later = if donation.monthly {
-        donation.amount_cents * (plans::charges_this_year(now, &tz) - 1)
+        donation.amount_cents * (monthly::charges_this_year(now, &tz) - 1)
     } else {
         0
     };
@@ -385,7 +385,8 @@ async fn create(
                 Err(refused) => return Ok(Err(refused)),
             };
             let plan = if gift.monthly {
-                let id = plans::create(c, reserved.id, &gift.donor.email, gift.amount_cents, now)?;
+                let id =
+                    monthly::create(c, reserved.id, &gift.donor.email, gift.amount_cents, now)?;
                 Some(id)
             } else {
                 None
@@ -427,7 +428,7 @@ async fn create(
                     gifts
                         .ledger
                         .db
-                        .write(move |tx| plans::set_customer(tx, plan_id, &c))
+                        .write(move |tx| monthly::set_customer(tx, plan_id, &c))
                         .await?;
                     Some(SaveCard { plan_id, customer })
                 }

@@ -21,9 +21,9 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use crate::domain::clock::sql_time;
+use crate::domain::donations::monthly::charge::{self, Charger, Outcome};
+use crate::domain::donations::monthly::{self, Plan, Status};
 use crate::domain::mail::tokens::{Confirm, Tokens};
-use crate::domain::plans::charge::{self, Charger, Outcome};
-use crate::domain::plans::{self, Plan, Status};
 use crate::http::error::ApiError;
 use crate::http::filters::{client_ip, json_body, same_origin};
 use crate::http::rate_limit::{DONATION_WINDOW, DonationLimiter};
@@ -91,7 +91,7 @@ async fn plan_of(cards: &Cards, token: &str) -> Result<Plan, ApiError> {
     let plan = cards
         .ledger
         .db
-        .read(move |c| plans::get(c, id))
+        .read(move |c| monthly::get(c, id))
         .await?
         .filter(|p| p.status != Status::Pending)
         .ok_or_else(invalid)?;
@@ -145,7 +145,7 @@ async fn describe(cards: &Cards, plan: &Plan) -> Result<Value, ApiError> {
     let next = cards
         .ledger
         .db
-        .read(move |c| plans::next_date(c, id))
+        .read(move |c| monthly::next_date(c, id))
         .await?;
     let tz = cards.ledger.site.tz();
     let waiting = owed(cards, plan).await?.is_some();
@@ -153,7 +153,7 @@ async fn describe(cards: &Cards, plan: &Plan) -> Result<Value, ApiError> {
         "amount": crate::routes::admin::dollars(plan.amount_cents),
         "status": plan.status.as_str(),
         "waiting": waiting,
-        "dueAt": waiting.then(|| sql_time(plans::due_at(plan.anchor, plan.next_charge, &tz))),
+        "dueAt": waiting.then(|| sql_time(monthly::due_at(plan.anchor, plan.next_charge, &tz))),
         "nextAt": next.map(sql_time),
     }))
 }
@@ -273,7 +273,7 @@ async fn saved(cards: Cards, body: Value) -> Result<Response, Rejection> {
     let plan = cards
         .ledger
         .db
-        .read(move |c| plans::get(c, id))
+        .read(move |c| monthly::get(c, id))
         .await?
         .ok_or_else(|| ApiError::NotFound("This link is not valid.".into()))?;
     let described = describe(&cards, &plan).await?;

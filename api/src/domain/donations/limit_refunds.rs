@@ -17,11 +17,12 @@ use generator::config::SiteConfig;
 use rusqlite::Connection;
 use tokio::sync::Notify;
 
+use super::notices::alerts as money_alerts;
 use super::refunds;
 use crate::domain::clock::Clock;
-use crate::domain::mail::{Mail, money_alerts};
-use crate::domain::money_back;
-use crate::domain::payments::{NewRefund, Payments};
+use crate::domain::donations::money_back;
+use crate::domain::donations::stripe::{NewRefund, Payments};
+use crate::domain::mail::Mail;
 use crate::store::db::Db;
 
 /// How often the task looks for refunds still to make, besides being woken.

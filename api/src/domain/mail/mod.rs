@@ -12,14 +12,9 @@
 //! [`plan_notices`] about monthly gifts and the best-efforts [`info_request`] after a gift. The words are in
 //! `content/mail.yaml` ([`texts`]); links are signed ([`tokens`]).
 
-pub mod info_request;
 pub mod message;
-pub mod money_alerts;
 pub mod newsletter;
-pub mod plan_notices;
 pub mod queue;
-pub mod receipt;
-pub mod refund_notice;
 pub mod sender;
 pub mod staff_alert;
 pub mod texts;

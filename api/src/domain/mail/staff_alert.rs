@@ -95,7 +95,7 @@ pub fn volunteer(
 }
 
 /// One alert to `STAFF_EMAIL`.
-pub(super) struct Alert<'a> {
+pub struct Alert<'a> {
     /// The event it is about: an event alerts once.
     pub event_key: &'a str,
     /// The person it is about (so erasing them removes it).
@@ -107,7 +107,7 @@ pub(super) struct Alert<'a> {
 }
 
 /// Queues `alert`; none without `STAFF_EMAIL`. Call inside the write of its event.
-pub(super) fn alert(
+pub fn alert(
     mail: &Mail,
     conn: &Connection,
     alert: &Alert<'_>,

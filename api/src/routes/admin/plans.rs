@@ -11,10 +11,10 @@ use warp::{Filter, Rejection};
 use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
+use crate::domain::donations::monthly::{self, CanceledBy, listing};
+use crate::domain::donations::notices::monthly::{self as plan_notices, Notice};
 use crate::domain::donations::refunds::staff_reason;
 use crate::domain::export::{self, Sheet, local_time};
-use crate::domain::mail::plan_notices::{self, Notice};
-use crate::domain::plans::{self, CanceledBy, listing};
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
 use crate::state::{AppState, Ledger};
@@ -109,17 +109,17 @@ async fn cancel(ledger: Ledger, id: i64, admin: Admin, body: Value) -> Result<Re
     let done = ledger
         .db
         .write(move |tx| {
-            let Some(plan) = plans::get(tx, id)? else {
+            let Some(plan) = monthly::get(tx, id)? else {
                 return Ok(Err(ApiError::NotFound(format!(
                     "There is no monthly gift {id}."
                 ))));
             };
-            if plan.status == plans::Status::Pending {
+            if plan.status == monthly::Status::Pending {
                 return Ok(Err(ApiError::NotFound(format!(
                     "There is no monthly gift {id}."
                 ))));
             }
-            if !plans::cancel(tx, id, CanceledBy::Staff, &reason, now)? {
+            if !monthly::cancel(tx, id, CanceledBy::Staff, &reason, now)? {
                 return Ok(Err(ApiError::Conflict(
                     "This monthly gift has already ended.".into(),
                 )));

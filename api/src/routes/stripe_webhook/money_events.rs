@@ -10,9 +10,9 @@ use stripe_shared::{Charge, Dispute, Refund};
 use super::Meta;
 use crate::domain::donations;
 use crate::domain::donations::disputes::{DisputeRecorded, StripeDispute};
+use crate::domain::donations::money_back;
 use crate::domain::donations::refunds::{self, Recorded, StripeRefund};
-use crate::domain::money_back;
-use crate::domain::payments::{Payments, refund_of};
+use crate::domain::donations::stripe::{Payments, refund_of};
 use crate::http::error::ApiError;
 use crate::state::Ledger;
 

@@ -49,7 +49,7 @@ pub(super) async fn apply(
                     ..
                 } = applied
                 {
-                    followed = Some(crate::domain::completion::completed(
+                    followed = Some(crate::domain::donations::completion::completed(
                         &mail,
                         c,
                         id,

@@ -6,8 +6,8 @@ use stripe_shared::SetupIntent;
 
 use super::Meta;
 use crate::domain::donations;
-use crate::domain::payments::setup_of;
-use crate::domain::plans::charge;
+use crate::domain::donations::monthly::charge;
+use crate::domain::donations::stripe::setup_of;
 use crate::http::error::ApiError;
 use crate::state::Ledger;
 

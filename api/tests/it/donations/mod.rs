@@ -33,7 +33,7 @@ mod stripe_money;
 
 use crate::common::TestApp;
 use api::config::Config;
-use api::domain::payments::StripeConfig;
+use api::domain::donations::stripe::StripeConfig;
 use fake_stripe::{FakeStripe, Outcome};
 use serde_json::{Value, json};
 

@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use api::domain::plans::charge::Outcome as Charge;
+use api::domain::donations::monthly::charge::Outcome as Charge;
 use fake_stripe::Outcome;
 use serde_json::{Value, json};
 
@@ -299,7 +299,7 @@ async fn the_first_gift_saves_the_card_and_each_month_is_its_own_gift_with_its_o
         .await
         .unwrap();
     let tz = jiff::tz::TimeZone::get("America/Chicago").unwrap();
-    let next_day = api::domain::plans::day(next_at.parse().unwrap(), &tz);
+    let next_day = api::domain::donations::monthly::day(next_at.parse().unwrap(), &tz);
     assert!(
         text.contains(&format!("This is your monthly gift of $25.00. The next one is on {next_day}, then every month until you cancel.")),
         "{text}"

@@ -3,7 +3,7 @@
 //! that would pass the year's limit is never made (the plan pauses until January); and the
 //! itemisation rules apply to what the plan gives in the year.
 
-use api::domain::plans::charge::Outcome as Charge;
+use api::domain::donations::monthly::charge::Outcome as Charge;
 use fake_stripe::CardBehaviour;
 use serde_json::json;
 
@@ -341,7 +341,7 @@ async fn a_plan_that_will_pass_200_this_year_asks_for_occupation_at_sign_up_and_
     let d = monthly_app(&smtp).await;
     before_december(&d);
     let tz = jiff::tz::TimeZone::get("America/Chicago").unwrap();
-    let months = api::domain::plans::charges_this_year(d.app.state.clock.now(), &tz);
+    let months = api::domain::donations::monthly::charges_this_year(d.app.state.clock.now(), &tz);
     assert!(months >= 2);
     // Given every month, this amount passes $200 this year; given once it would not.
     let over = 200 / months + 1;
@@ -450,7 +450,7 @@ async fn the_unpaid_gift_sweep_leaves_a_monthly_charge_waiting_on_stripe() {
     d.app.state.expire_donations().await;
     assert_eq!(d.status(donation).await, "pending", "not expired");
     let done = d
-        .pass_after(api::domain::plans::charge::ASK_AGAIN.as_secs() as u64)
+        .pass_after(api::domain::donations::monthly::charge::ASK_AGAIN.as_secs() as u64)
         .await;
     assert!(
         matches!(done.as_slice(), [(_, Charge::Paid { .. })]),

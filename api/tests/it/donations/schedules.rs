@@ -2,7 +2,7 @@
 //! as the FEC's `.fec` format: every record checked against the field rules, aggregates as
 //! of each gift, refunds tied to the gift they return; and the requests they refuse.
 
-use api::domain::fec::{FS, SA_FIELDS, SB_FIELDS, validate};
+use api::domain::donations::fec::{FS, SA_FIELDS, SB_FIELDS, validate};
 use serde_json::json;
 
 use super::{Donate, donate_app, donor, itemized};

@@ -16,9 +16,9 @@ use warp::{Filter, Rejection};
 use super::{dollars, json};
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
+use crate::domain::donations::fec::schedules::aggregate_sql;
 use crate::domain::donations::refunds::COUNTED;
 use crate::domain::export::{self, Sheet};
-use crate::domain::fec::schedules::aggregate_sql;
 use crate::http::error::ApiError;
 use crate::state::{AppState, Ledger};
 

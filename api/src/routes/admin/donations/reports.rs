@@ -20,9 +20,9 @@ use super::super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
 use crate::domain::donations::attention;
+use crate::domain::donations::fec::schedules::{self, Range};
+use crate::domain::donations::fec::{self, SA_FIELDS, SB_FIELDS};
 use crate::domain::export::{self, Sheet};
-use crate::domain::fec::schedules::{self, Range};
-use crate::domain::fec::{self, SA_FIELDS, SB_FIELDS};
 use crate::http::error::ApiError;
 use crate::state::{AppState, Ledger};
 

@@ -5,11 +5,11 @@
 use jiff::Timestamp;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::Mail;
-use super::message::Person;
-use super::queue::{self, Kind};
-pub use super::usd;
-use crate::domain::{donations, donor_pass};
+use crate::domain::donations::{self, donor_pass};
+use crate::domain::mail::Mail;
+use crate::domain::mail::message::Person;
+use crate::domain::mail::queue::{self, Kind};
+pub use crate::domain::mail::usd;
 
 /// A receipt's two links about the donor's giving history: one that lets the browser it is
 /// opened in show it (the donor's pass, `domain::donor_pass`), in a fragment the server never
@@ -104,7 +104,7 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
     let subject = mail.fill(&t.subject, &values);
     let mut body = mail.fill(&t.body, &values);
     // A monthly gift's receipt says when the next one comes and how to stop them (AB 775).
-    if let Some(note) = super::plan_notices::receipt_note(mail, conn, id)? {
+    if let Some(note) = super::monthly::receipt_note(mail, conn, id)? {
         body = format!("{body}\n\n{note}");
     }
     let Some(built) = mail.compose(Kind::Receipt, to, None, &subject, &body, None) else {
@@ -144,9 +144,9 @@ fn next_number(conn: &Connection, year: i16) -> rusqlite::Result<String> {
 mod tests {
     #[test]
     fn dollars_with_separators() {
-        assert_eq!(super::usd(2500), "$25.00");
-        assert_eq!(super::usd(4_430_000), "$44,300.00");
-        assert_eq!(super::usd(123_456_789), "$1,234,567.89");
-        assert_eq!(super::usd(5), "$0.05");
+        assert_eq!(crate::domain::mail::usd(2500), "$25.00");
+        assert_eq!(crate::domain::mail::usd(4_430_000), "$44,300.00");
+        assert_eq!(crate::domain::mail::usd(123_456_789), "$1,234,567.89");
+        assert_eq!(crate::domain::mail::usd(5), "$0.05");
     }
 }

@@ -3,7 +3,7 @@
 //! that were never paid.
 //!
 //! What a set-up answers depends only on what it sends, unless the browser holds the donor's
-//! pass (proof that it reads the donor's mail, [`crate::domain::donor_pass`]): whether a
+//! pass (proof that it reads the donor's mail, [`crate::domain::donations::donor_pass`]): whether a
 //! person gave, and how much, is their political affiliation, and a refusal that depended on
 //! it told anyone who asked. Nor does an unpaid set-up count against anyone: a stranger's
 //! set-up in a donor's name used to block the donor's own gift. So the limit is held where
@@ -25,9 +25,16 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::domain::clock::sql_time;
 
 pub mod attention;
+pub mod completion;
 pub mod disputes;
+pub mod donor_pass;
+pub mod fec;
 pub mod limit_refunds;
+pub mod money_back;
+pub mod monthly;
+pub mod notices;
 pub mod refunds;
+pub mod stripe;
 
 /// How long an unpaid gift may still be paid: then the sweep expires it.
 pub const HOLD: SignedDuration = SignedDuration::from_mins(10);

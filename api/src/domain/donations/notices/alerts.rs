@@ -5,9 +5,9 @@
 use jiff::Timestamp;
 use rusqlite::{Connection, OptionalExtension};
 
-use super::Mail;
 use super::receipt::usd;
-use super::staff_alert::{Alert, alert};
+use crate::domain::mail::Mail;
+use crate::domain::mail::staff_alert::{Alert, alert};
 
 /// The gift an alert is about.
 struct Gift {

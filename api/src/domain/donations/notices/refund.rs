@@ -6,11 +6,11 @@
 use jiff::Timestamp;
 use rusqlite::{Connection, OptionalExtension};
 
-use super::Mail;
-use super::message::Person;
-use super::queue::{self, Kind};
 use super::receipt::usd;
 use crate::domain::donations;
+use crate::domain::mail::Mail;
+use crate::domain::mail::message::Person;
+use crate::domain::mail::queue::{self, Kind};
 
 /// What the notice says about one refund.
 struct Refunded {

@@ -7,11 +7,12 @@
 use jiff::Timestamp;
 use rusqlite::Connection;
 
+use super::notices::{alerts as money_alerts, refund as refund_notice};
 use crate::domain::audit::{self, Action};
 use crate::domain::donations::disputes::DisputeRecorded;
+use crate::domain::donations::notices::receipt::usd;
 use crate::domain::donations::refunds::Recorded;
-use crate::domain::mail::receipt::usd;
-use crate::domain::mail::{Mail, money_alerts, refund_notice};
+use crate::domain::mail::Mail;
 
 /// Follows recorded refund `recorded`; `true` when mail was queued (wake the sender).
 pub fn after_refund(

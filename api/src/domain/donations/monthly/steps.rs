@@ -11,10 +11,10 @@ use super::{
     Plan, RETRY_DAYS, Status, due_at, first_due_from, get, is_hard_decline, next_new_year,
 };
 use crate::domain::clock::sql_time;
+use crate::domain::donations::notices::monthly::{self as plan_notices, Notice};
+use crate::domain::donations::stripe::SavedCardCharge;
 use crate::domain::donations::{self, year_at};
 use crate::domain::mail::Mail;
-use crate::domain::mail::plan_notices::{self, Notice};
-use crate::domain::payments::SavedCardCharge;
 
 /// When Stripe could not be asked (or its answer was lost), the charge is asked for again
 /// this much later, with the same key.
@@ -284,8 +284,21 @@ pub(super) fn paid(
         [gift],
         |r| r.get(0),
     )?;
-    if donations::complete_paid(tx, gift, intent, cents, crate::domain::payments::CURRENCY)? {
-        crate::domain::completion::completed(mail, tx, gift, payment_method, now, &site.tz())?;
+    if donations::complete_paid(
+        tx,
+        gift,
+        intent,
+        cents,
+        crate::domain::donations::stripe::CURRENCY,
+    )? {
+        crate::domain::donations::completion::completed(
+            mail,
+            tx,
+            gift,
+            payment_method,
+            now,
+            &site.tz(),
+        )?;
         // (What passed the limit, if anything, is refunded by `LimitRefunder`, which the
         // charger wakes.)
     }

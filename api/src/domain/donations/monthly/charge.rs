@@ -20,8 +20,8 @@ use generator::config::SiteConfig;
 use super::steps::{Prepared, declined, due_plans, failed_to_ask, paid, prepare, resume_paused};
 use crate::domain::clock::Clock;
 use crate::domain::donations::limit_refunds::LimitRefunder;
+use crate::domain::donations::stripe::{Charged, Payments};
 use crate::domain::mail::Mail;
-use crate::domain::payments::{Charged, Payments};
 use crate::store::db::Db;
 
 pub use super::steps::{ASK_AGAIN, new_card};

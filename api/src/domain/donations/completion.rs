@@ -5,9 +5,10 @@
 use jiff::Timestamp;
 use rusqlite::Connection;
 
+use super::notices::{info_request, receipt};
 use crate::domain::donations;
-use crate::domain::mail::{Mail, info_request, receipt};
-use crate::domain::plans;
+use crate::domain::donations::monthly;
+use crate::domain::mail::Mail;
 
 /// What a completion set in motion beyond its own write.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -31,7 +32,7 @@ pub fn completed(
     now: Timestamp,
     tz: &jiff::tz::TimeZone,
 ) -> rusqlite::Result<Followed> {
-    plans::on_completed(conn, id, payment_method, now, tz)?;
+    monthly::on_completed(conn, id, payment_method, now, tz)?;
     receipt::queue(mail, conn, id, now)?;
     let limit_refund = donations::hold_to_limit(conn, &mail.donation_rules, tz, id, now)?;
     info_request::after_gift(mail, conn, id, now)?;

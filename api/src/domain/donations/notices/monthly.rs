@@ -7,11 +7,11 @@
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::{Connection, OptionalExtension};
 
-use super::message::Person;
-use super::queue::{self, Kind};
-use super::staff_alert::{Alert, alert};
-use super::{Mail, usd};
-use crate::domain::plans::{self, day};
+use crate::domain::donations::monthly::{self as plans, day};
+use crate::domain::mail::message::Person;
+use crate::domain::mail::queue::{self, Kind};
+use crate::domain::mail::staff_alert::{Alert, alert};
+use crate::domain::mail::{Mail, usd};
 
 /// How long the link to give another card works.
 pub const CARD_LINK_LIFE: SignedDuration = SignedDuration::from_hours(24 * 30);

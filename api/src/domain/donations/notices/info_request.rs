@@ -7,11 +7,11 @@
 use jiff::Timestamp;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::Mail;
-use super::message::Person;
-use super::queue::{self, Kind};
 use crate::domain::clock::sql_time;
 use crate::domain::donations;
+use crate::domain::mail::Mail;
+use crate::domain::mail::message::Person;
+use crate::domain::mail::queue::{self, Kind};
 
 /// Asks the donor of completed gift `id`, if it took their year past the threshold and they
 /// gave no occupation or employer, and nobody asked them this year; marks the gift asked
@@ -57,7 +57,7 @@ pub fn after_gift(
     if asked {
         return Ok(false);
     }
-    let threshold = super::usd(i64::from(rules.itemization_threshold) * 100);
+    let threshold = crate::domain::mail::usd(i64::from(rules.itemization_threshold) * 100);
     let year_text = year.to_string();
     let values = [
         ("donorName", name.as_str()),
