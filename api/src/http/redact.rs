@@ -5,14 +5,16 @@
 
 use std::borrow::Cow;
 
-/// `jane.doe@example.org` -> `j…@example.org`; text without an `@` is returned as is.
+/// `jane.doe@example.org` -> `j…@example.org`; text without an `@` tells nothing: `…`. The one
+/// e-mail masker for every log line and audit target.
 pub fn email(address: &str) -> String {
     match address.rsplit_once('@') {
         Some((local, domain)) => {
             let first: String = local.chars().take(1).collect();
             format!("{first}…@{domain}")
         }
-        None => address.to_owned(),
+        // Not an address: nothing of it is told.
+        None => "…".to_owned(),
     }
 }
 
@@ -68,6 +70,8 @@ mod tests {
     fn addresses_are_masked() {
         assert_eq!(email("jane.doe@example.org"), "j…@example.org");
         assert_eq!(email("@x.org"), "…@x.org");
+        assert_eq!(email("ada@example.org"), "a\u{2026}@example.org");
+        assert_eq!(email("nonsense"), "\u{2026}");
         assert_eq!(path("/contact"), "/contact");
         assert_eq!(path("/u/jane@example.org/x"), "/u/j…@example.org/x");
         assert_eq!(path("/u/jane%40example.org"), "/u/j…@example.org");

@@ -13,7 +13,7 @@ use warp::http::StatusCode;
 use warp::reply::Response;
 
 use crate::domain::donations::donor_pass;
-use crate::domain::donations::masked;
+use crate::http::redact::email as masked;
 use crate::state::{AppState, Desk};
 
 /// A sign-out token is an address in base64 and 32 hex digits; anything much longer is not.

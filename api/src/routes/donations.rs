@@ -19,13 +19,15 @@ use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
+use crate::domain::donations;
 use crate::domain::donations::donor_pass::{self, DonorPasses};
 use crate::domain::donations::monthly;
+use crate::domain::donations::store;
 use crate::domain::donations::stripe::{NewIntent, Paid, SaveCard};
-use crate::domain::donations::{self, masked};
 use crate::http::error::ApiError;
 use crate::http::filters::{client_ip, json_body, same_origin};
 use crate::http::rate_limit::{DONATION_WINDOW, DonationLimiter};
+use crate::http::redact::email as masked;
 use crate::state::{AppState, Ledger};
 
 /// A donation body is a few hundred bytes; this leaves room for long addresses in any script.
@@ -242,15 +244,7 @@ async fn pass(gifts: Gifts, ip: IpAddr, body: Value) -> Result<Response, Rejecti
     let row = gifts
         .ledger
         .db
-        .read(move |c| {
-            use rusqlite::OptionalExtension as _;
-            c.query_row(
-                "SELECT status, payment_intent_id FROM donations WHERE id = ?1",
-                [gift],
-                |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?)),
-            )
-            .optional()
-        })
+        .read(move |c| store::status_and_intent(c, gift))
         .await?;
     let paid = match (row, &gifts.ledger.payments) {
         (Some((status, _)), _) if status == "completed" => true,
@@ -297,11 +291,7 @@ async fn complete_on_return(
         .write(move |c| {
             if !donations::complete_paid(c, gift, &intent, amount_cents, &currency)? {
                 // Completed meanwhile (its event), or not this amount: what it is now says.
-                let status: String =
-                    c.query_row("SELECT status FROM donations WHERE id = ?1", [gift], |r| {
-                        r.get(0)
-                    })?;
-                return Ok((status == "completed", None));
+                return Ok((store::is_completed(c, gift)?, None));
             }
             let followed = crate::domain::donations::completion::completed(
                 &mail,

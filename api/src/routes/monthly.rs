@@ -23,6 +23,7 @@ use warp::{Filter, Rejection, Reply};
 use crate::domain::clock::sql_time;
 use crate::domain::donations::monthly::charge::{self, Charger, Outcome};
 use crate::domain::donations::monthly::{self, Plan, Status};
+use crate::domain::donations::store;
 use crate::domain::mail::tokens::{Confirm, Tokens};
 use crate::http::error::ApiError;
 use crate::http::filters::{client_ip, json_body, same_origin};
@@ -126,15 +127,7 @@ async fn owed(cards: &Cards, plan: &Plan) -> Result<Option<i64>, ApiError> {
     cards
         .ledger
         .db
-        .read(move |c| {
-            use rusqlite::OptionalExtension as _;
-            c.query_row(
-                "SELECT id FROM donations WHERE plan_id = ?1 AND plan_charge = ?2 AND status IN ('failed', 'pending')",
-                rusqlite::params![id, n],
-                |r| r.get(0),
-            )
-            .optional()
-        })
+        .read(move |c| store::unpaid_charge(c, id, n))
         .await
 }
 
@@ -256,13 +249,7 @@ async fn saved(cards: Cards, body: Value) -> Result<Response, Rejection> {
                     cards
                         .ledger
                         .db
-                        .read(move |c| {
-                            c.query_row(
-                                "SELECT status = 'completed' FROM donations WHERE id = ?1",
-                                [gift],
-                                |r| r.get(0),
-                            )
-                        })
+                        .read(move |c| store::is_completed(c, gift))
                         .await?
                 }
                 None => false,

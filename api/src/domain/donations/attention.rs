@@ -9,7 +9,7 @@ use jiff::{SignedDuration, Timestamp};
 use rusqlite::Connection;
 use serde::Serialize;
 
-use super::refunds::COUNTED;
+use super::store;
 
 /// Days the committee has to cure an excessive contribution (11 CFR 103.3(b)(3)).
 pub const CURE_DAYS: i64 = 60;
@@ -43,13 +43,13 @@ pub fn over_limit(
 ) -> rusqlite::Result<Vec<OverLimit>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT d.donor_email, d.contribution_year, d.donor_name, d.created_at, \
-                d.amount_cents - COALESCE((SELECT SUM(r.amount_cents) FROM donation_refunds r \
-                    WHERE r.donation_id = d.id AND r.status IN {COUNTED}), 0) \
+                d.amount_cents - {refunded} \
          FROM donations d \
          WHERE d.status = 'completed' AND d.donor_email != '' AND (d.donor_email, d.contribution_year) IN ( \
              SELECT donor_email, contribution_year FROM donations WHERE status = 'completed' \
              GROUP BY donor_email, contribution_year HAVING SUM(amount_cents) > ?1) \
-         ORDER BY d.donor_email, d.contribution_year, d.created_at, d.id"
+         ORDER BY d.donor_email, d.contribution_year, d.created_at, d.id",
+        refunded = store::refunded_counted("d")
     ))?;
     // Only donors whose gross gifts pass the lowest limit can be over any limit.
     let lowest = rules

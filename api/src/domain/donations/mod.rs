@@ -34,6 +34,7 @@ pub mod money_back;
 pub mod monthly;
 pub mod notices;
 pub mod refunds;
+pub mod store;
 pub mod stripe;
 
 /// How long an unpaid gift may still be paid: then the sweep expires it.
@@ -94,14 +95,11 @@ pub fn totals_except(
 ) -> rusqlite::Result<Totals> {
     conn.query_row(
         &format!(
-            "SELECT COALESCE(SUM(CASE WHEN status = 'completed' THEN amount_cents - ( \
-                        SELECT COALESCE(SUM(r.amount_cents), 0) FROM donation_refunds r \
-                        WHERE r.donation_id = donations.id AND r.refund_year = ?2 \
-                          AND r.status IN {counted}) END), 0), \
+            "SELECT COALESCE(SUM(CASE WHEN status = 'completed' THEN amount_cents - {refunded} END), 0), \
                     COALESCE(SUM(CASE WHEN status = 'pending' THEN amount_cents END), 0) \
              FROM donations WHERE donor_email = ?1 AND contribution_year = ?2 AND id != ?4 \
                AND {COUNTS}",
-            counted = refunds::COUNTED
+            refunded = store::refunded_in_year("donations", "?2")
         ),
         params![email, year, hold_cutoff(now), except],
         |r| {
@@ -219,9 +217,6 @@ pub fn reserve(
     Ok(Ok(reserved))
 }
 
-/// Refunds that are asked for, on their way or made: what a donor no longer keeps of a gift.
-const NOT_KEPT: &str = "('requested', 'pending', 'requires_action', 'succeeded')";
-
 /// Holds completed gift `id` to its year's limit; call inside the write that completed it.
 /// What its donor keeps of their gifts that year (each gift less every refund asked for or
 /// made of it, whenever) is summed with this one; whatever passes the limit is stored as a
@@ -252,10 +247,10 @@ pub fn hold_to_limit(
     let kept = |which: &str| -> rusqlite::Result<i64> {
         conn.query_row(
             &format!(
-                "SELECT COALESCE(SUM(d.amount_cents - COALESCE((SELECT SUM(r.amount_cents) \
-                     FROM donation_refunds r WHERE r.donation_id = d.id AND r.status IN {NOT_KEPT}), 0)), 0) \
+                "SELECT COALESCE(SUM(d.amount_cents - {held}), 0) \
                  FROM donations d WHERE d.status = 'completed' AND d.donor_email = ?1 \
-                   AND d.contribution_year = ?2 AND {which}"
+                   AND d.contribution_year = ?2 AND {which}",
+                held = store::refunded_held("d")
             ),
             params![email, year, id],
             |r| r.get(0),
@@ -414,17 +409,6 @@ pub fn expire(conn: &Connection, now: Timestamp) -> rusqlite::Result<Vec<(i64, O
         Ok((r.get(0)?, r.get(1)?))
     })?
     .collect()
-}
-
-/// An e-mail address fit for a log line: the first letter and the domain ("a…@example.org").
-pub fn masked(email: &str) -> String {
-    match email.split_once('@') {
-        Some((local, domain)) => {
-            let first: String = local.chars().take(1).collect();
-            format!("{first}\u{2026}@{domain}")
-        }
-        None => "\u{2026}".into(),
-    }
 }
 
 #[cfg(test)]

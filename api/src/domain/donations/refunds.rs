@@ -14,10 +14,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::Value;
 
 use super::disputes::{DisputeRecorded, StripeDispute, open_dispute, record_dispute};
+use super::store::{self, counts};
 use crate::domain::clock::sql_time;
-
-/// The statuses that mean the money is going or has gone back: they lower the donor's total.
-pub const COUNTED: &str = "('pending', 'requires_action', 'succeeded')";
 
 /// The longest reason staff may give.
 pub const REASON_MAX: usize = 500;
@@ -32,10 +30,6 @@ fn rank(status: &str) -> u8 {
         // A refund can fail after it succeeded (the card was closed): that is its last word.
         _ => 3,
     }
-}
-
-fn counts(status: &str) -> bool {
-    matches!(status, "pending" | "requires_action" | "succeeded")
 }
 
 /// Stripe's refund statuses we store as they are; anything else (a future one) is kept out.
@@ -143,9 +137,10 @@ pub struct Requested {
 /// its way or done.
 pub fn refundable(conn: &Connection, id: i64) -> rusqlite::Result<i64> {
     conn.query_row(
-        "SELECT d.amount_cents - COALESCE((SELECT SUM(r.amount_cents) FROM donation_refunds r \
-             WHERE r.donation_id = d.id AND r.status IN ('requested', 'pending', 'requires_action', 'succeeded')), 0) \
-         FROM donations d WHERE d.id = ?1",
+        &format!(
+            "SELECT d.amount_cents - {} FROM donations d WHERE d.id = ?1",
+            store::refunded_held("d")
+        ),
         [id],
         |r| r.get(0),
     )
@@ -464,9 +459,8 @@ fn chargeback(
 ) -> rusqlite::Result<Option<i64>> {
     let left: i64 = conn.query_row(
         &format!(
-            "SELECT d.amount_cents - COALESCE((SELECT SUM(r.amount_cents) FROM donation_refunds r \
-                 WHERE r.donation_id = d.id AND r.status IN {COUNTED}), 0) \
-             FROM donations d WHERE d.id = ?1"
+            "SELECT d.amount_cents - {} FROM donations d WHERE d.id = ?1",
+            store::refunded_counted("d")
         ),
         [donation_id],
         |r| r.get(0),

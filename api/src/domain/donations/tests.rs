@@ -410,9 +410,3 @@ async fn a_paid_gift_is_held_to_the_limit() {
         None
     );
 }
-
-#[test]
-fn log_lines_never_carry_a_whole_address() {
-    assert_eq!(masked("ada@example.org"), "a\u{2026}@example.org");
-    assert_eq!(masked("nonsense"), "\u{2026}");
-}

@@ -128,7 +128,7 @@ fn masked_addresses(why: &str) -> String {
         .map(|word| {
             if word.contains('@') {
                 let trimmed = word.trim_matches(|c: char| "<>,;:()[]\"'".contains(c));
-                word.replace(trimmed, &crate::domain::donations::masked(trimmed))
+                word.replace(trimmed, &crate::http::redact::email(trimmed))
             } else {
                 word.to_owned()
             }

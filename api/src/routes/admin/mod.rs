@@ -114,7 +114,4 @@ fn success() -> Response {
     json(StatusCode::OK, &serde_json::json!({ "success": true }))
 }
 
-/// Money as the spec shows it: cents to `"25.00"`.
-pub fn dollars(cents: i64) -> String {
-    format!("{}.{:02}", cents / 100, (cents % 100).abs())
-}
+pub use crate::domain::donations::store::dollars;

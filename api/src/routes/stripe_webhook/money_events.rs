@@ -12,6 +12,7 @@ use crate::domain::donations;
 use crate::domain::donations::disputes::{DisputeRecorded, StripeDispute};
 use crate::domain::donations::money_back;
 use crate::domain::donations::refunds::{self, Recorded, StripeRefund};
+use crate::domain::donations::store;
 use crate::domain::donations::stripe::{Payments, refund_of};
 use crate::http::error::ApiError;
 use crate::state::Ledger;
@@ -19,16 +20,7 @@ use crate::state::Ledger;
 /// Whether event `id` was applied before (read first, to spare Stripe a needless call).
 async fn seen(ledger: &Ledger, id: &str) -> Result<bool, ApiError> {
     let id = id.to_owned();
-    ledger
-        .db
-        .read(move |c| {
-            c.query_row(
-                "SELECT EXISTS (SELECT 1 FROM stripe_events WHERE id = ?1)",
-                [id],
-                |r| r.get(0),
-            )
-        })
-        .await
+    ledger.db.read(move |c| store::event_seen(c, &id)).await
 }
 
 /// `charge.refunded`: every refund of the charge, as the refunds API has them now.

@@ -18,20 +18,19 @@ use rusqlite::{Connection, params};
 
 use super::{INFORMATION_REQUESTED, Person, Stored, amount, date, text};
 use crate::domain::clock::sql_time;
-use crate::domain::donations::refunds::COUNTED;
+use crate::domain::donations::store::{self, COUNTED};
 
-/// SQL for the aggregate as of gift `d` (a `donations d` row), in cents.
+/// SQL for the aggregate as of gift `d` (a `donations d` row), in cents: each of the donor's
+/// completed gifts of that year up to and including it, less what went back of it in that
+/// year before `d` (a refund is never dated before its own gift, so only gifts up to `d` can
+/// have one).
 pub fn aggregate_sql() -> String {
     format!(
-        "((SELECT COALESCE(SUM(h.amount_cents), 0) FROM donations h \
-             WHERE h.donor_email = d.donor_email AND h.contribution_year = d.contribution_year \
-               AND h.status = 'completed' \
-               AND (h.created_at < d.created_at OR (h.created_at = d.created_at AND h.id <= d.id))) \
-          - (SELECT COALESCE(SUM(r.amount_cents), 0) FROM donation_refunds r \
-               JOIN donations h ON h.id = r.donation_id \
-             WHERE h.donor_email = d.donor_email AND h.contribution_year = d.contribution_year \
-               AND h.status = 'completed' AND r.refund_year = d.contribution_year \
-               AND r.status IN {COUNTED} AND r.refunded_at < d.created_at))"
+        "(SELECT COALESCE(SUM(h.amount_cents - {refunded}), 0) FROM donations h \
+          WHERE h.donor_email = d.donor_email AND h.contribution_year = d.contribution_year \
+            AND h.status = 'completed' \
+            AND (h.created_at < d.created_at OR (h.created_at = d.created_at AND h.id <= d.id)))",
+        refunded = store::refunded_before("h", "d")
     )
 }
 
@@ -121,13 +120,12 @@ pub fn contributions(
         "SELECT d.id, d.donor_name, d.donor_first_name, d.donor_last_name, d.donor_address, \
                 d.donor_city, d.donor_state, d.donor_zip_code, d.donor_email, d.contribution_year, \
                 d.created_at, d.amount_cents, d.donor_employer, d.donor_occupation, \
-                d.contribution_purpose, {aggregate}, \
-                (SELECT COALESCE(SUM(r.amount_cents), 0) FROM donation_refunds r \
-                 WHERE r.donation_id = d.id AND r.status IN {COUNTED}) \
+                d.contribution_purpose, {aggregate}, {refunded} \
          FROM donations d \
          WHERE d.status = 'completed' AND d.created_at >= ?1 AND d.created_at < ?2 \
          ORDER BY d.created_at, d.id",
-        aggregate = aggregate_sql()
+        aggregate = aggregate_sql(),
+        refunded = store::refunded_counted("d"),
     ))?;
     let rows = stmt
         .query_map(params![start, end], |r| {

@@ -5,7 +5,7 @@
 use rusqlite::Connection;
 use serde::Serialize;
 
-use crate::domain::donations::refunds::COUNTED;
+use crate::domain::donations::store;
 
 /// One plan on the wire.
 #[derive(Debug, Clone, Serialize)]
@@ -38,13 +38,13 @@ fn query(where_clause: &str) -> String {
     format!(
         "SELECT p.id, d.donor_name, p.donor_email, p.amount_cents, p.status, p.next_attempt_at, \
                 p.paused_until, \
-                (SELECT COALESCE(SUM(g.amount_cents - (SELECT COALESCE(SUM(r.amount_cents), 0) \
-                     FROM donation_refunds r WHERE r.donation_id = g.id AND r.status IN {COUNTED})), 0) \
+                (SELECT COALESCE(SUM(g.amount_cents - {refunded}), 0) \
                  FROM donations g WHERE g.plan_id = p.id AND g.status = 'completed'), \
                 (SELECT COUNT(*) FROM donations g WHERE g.plan_id = p.id AND g.status = 'completed'), \
                 p.last_error, p.created_at, p.canceled_at, p.canceled_by, p.cancel_reason \
          FROM donation_plans p JOIN donations d ON d.plan_id = p.id AND d.plan_charge = 0 \
-         {where_clause}"
+         {where_clause}",
+        refunded = store::refunded_counted("g")
     )
 }
 

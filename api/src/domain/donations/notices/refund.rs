@@ -37,7 +37,7 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
                         d.receipt_number, r.refunded_at, d.contribution_year, r.origin \
                  FROM donation_refunds r JOIN donations d ON d.id = r.donation_id \
                  WHERE r.id = ?1 AND r.kind = 'refund' AND r.status IN {}",
-                donations::refunds::COUNTED
+                donations::store::COUNTED
             ),
             [id],
             |r| {
