@@ -28,7 +28,7 @@ pub use state::AppState;
 pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     let files = state.static_files.clone();
     let security = state.security_headers.clone();
-    let uploads = domain::uploads::routes(state.config.data_dir.join("uploads"));
+    let uploads = pages::uploads::routes(state.config.data_dir.join("uploads"));
     // Everything under /api/ answers JSON, errors and unknown paths included; every
     // other path falls through to the pages the server answers itself (no-script form
     // results, the blog's redirects, previews of unsaved posts, the admin app's shell), the

@@ -5,7 +5,6 @@ use std::net::IpAddr;
 
 use rusqlite::{Connection, params};
 
-use crate::http::error::ApiError;
 use crate::store::db::Db;
 
 /// What happened.
@@ -151,7 +150,7 @@ pub async fn record_access(
     action: Action,
     target: &'static str,
     ip: IpAddr,
-) -> Result<(), ApiError> {
+) -> Result<(), crate::store::error::Error> {
     db.write(move |tx| record(tx, action, Some(target), ip))
         .await
 }

@@ -1,14 +1,11 @@
 //! CSV exports of the staff lists, written with the `csv` crate: a header row, RFC 4180
 //! quoting, a UTF-8 byte-order mark (so Excel reads accents right), and no cell a
-//! spreadsheet would run as a formula. Times are in the party's time zone.
+//! spreadsheet would run as a formula. Times are in the party's time zone. The downloads
+//! themselves (file names, headers) are `routes::admin::downloads`.
 
 use std::borrow::Cow;
 
 use generator::config::SiteConfig;
-use warp::http::{Response as HttpResponse, header};
-use warp::reply::Response;
-
-use crate::http::error::ApiError;
 
 /// One export: its kind (in the file name), column headings and rows.
 pub struct Sheet {
@@ -16,36 +13,6 @@ pub struct Sheet {
     pub kind: &'static str,
     pub headers: Vec<&'static str>,
     pub rows: Vec<Vec<String>>,
-}
-
-/// The download: `text/csv` named `{ABBR}-{kind}-{YYYY-MM-DD}.csv` (today, party time).
-pub fn response(site: &SiteConfig, sheet: &Sheet) -> Result<Response, ApiError> {
-    let today = jiff::Timestamp::now()
-        .to_zoned_datetime(site.tz())
-        .strftime("%Y-%m-%d")
-        .to_string();
-    csv_named(
-        &format!("{}-{}-{today}.csv", site.abbreviation, sheet.kind),
-        sheet,
-    )
-}
-
-/// `sheet` as a `text/csv` download named `name`.
-pub fn csv_named(name: &str, sheet: &Sheet) -> Result<Response, ApiError> {
-    let body = to_csv(sheet).map_err(|e| ApiError::Internal(e.into()))?;
-    download(name, "text/csv; charset=utf-8", body)
-}
-
-/// `body` as a download named `name` (letters, digits, `-`, `_` and `.` only).
-pub fn download(name: &str, content_type: &str, body: Vec<u8>) -> Result<Response, ApiError> {
-    HttpResponse::builder()
-        .header(header::CONTENT_TYPE, content_type)
-        .header(
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"{name}\""),
-        )
-        .body(body.into())
-        .map_err(|e| ApiError::Internal(e.into()))
 }
 
 /// The file's bytes: byte-order mark, headings, rows.

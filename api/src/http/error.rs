@@ -68,9 +68,18 @@ pub enum ApiError {
 
 impl Reject for ApiError {}
 
+/// A store failure answered where it happened (`?` in a handler) is a 500 too, in `recover`.
+impl Reject for crate::store::error::Error {}
+
 impl From<generator::forms::Invalid> for ApiError {
     fn from(invalid: generator::forms::Invalid) -> Self {
         ApiError::Invalid(invalid)
+    }
+}
+
+impl From<crate::store::error::Error> for ApiError {
+    fn from(e: crate::store::error::Error) -> Self {
+        ApiError::Internal(e.into())
     }
 }
 
@@ -129,6 +138,12 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
                 )
             }
         }
+    } else if let Some(e) = rejection.find::<crate::store::error::Error>() {
+        tracing::error!(error = %e, "request failed");
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Internal Server Error".into(),
+        )
     } else if rejection.is_not_found() {
         (StatusCode::NOT_FOUND, "Not found.".into())
     } else if rejection.find::<warp::reject::PayloadTooLarge>().is_some() {

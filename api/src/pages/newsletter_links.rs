@@ -18,7 +18,6 @@ use warp::reply::Response;
 
 use crate::domain::mail::newsletter;
 use crate::domain::mail::tokens::Confirm;
-use crate::http::error::ApiError;
 use crate::state::{AppState, Desk};
 
 /// A token is an id, an expiry and 32 hex digits; anything much longer is not one.
@@ -192,7 +191,10 @@ async fn unsubscribe(links: Links, token: String) -> Response {
 
 /// The page for a link that is expired (`Ok(true)`), not valid (`Ok(false)`), or could not
 /// be looked at.
-async fn link_problem(links: &Links, expired: Result<bool, ApiError>) -> Response {
+async fn link_problem(
+    links: &Links,
+    expired: Result<bool, crate::store::error::Error>,
+) -> Response {
     let p = &links.desk.mail.texts.pages;
     match expired {
         Ok(true) => {

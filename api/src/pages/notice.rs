@@ -65,7 +65,7 @@ pub(crate) async fn failed(
     mail: &Mail,
     dist: &Path,
     what: &str,
-    e: &crate::http::error::ApiError,
+    e: &crate::store::error::Error,
 ) -> Response {
     tracing::error!(error = %e, "{what} could not be looked up");
     page(

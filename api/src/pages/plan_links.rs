@@ -18,7 +18,6 @@ use crate::domain::donations::monthly::{self, CanceledBy, Plan, Status, day};
 use crate::domain::donations::notices::monthly::{self as plan_notices, Notice};
 use crate::domain::donations::notices::receipt::usd;
 use crate::domain::mail::tokens::Tokens;
-use crate::http::error::ApiError;
 use crate::http::filters::client_ip;
 use crate::state::{AppState, Desk};
 
@@ -187,7 +186,7 @@ async fn invalid(links: &Links) -> Response {
     .await
 }
 
-async fn failed(links: &Links, e: ApiError) -> Response {
+async fn failed(links: &Links, e: crate::store::error::Error) -> Response {
     super::notice::failed(
         &links.desk.mail,
         &links.dist,

@@ -129,6 +129,7 @@ async fn owed(cards: &Cards, plan: &Plan) -> Result<Option<i64>, ApiError> {
         .db
         .read(move |c| store::unpaid_charge(c, id, n))
         .await
+        .map_err(ApiError::from)
 }
 
 /// The plan as the page shows it: its amount, whether a charge waits for a card (and when

@@ -24,7 +24,7 @@ use anyhow::Context as _;
 use rusqlite::{Connection, OpenFlags, Savepoint, TransactionBehavior, params};
 use tokio::sync::oneshot;
 
-use crate::http::error::ApiError;
+use super::error::Error;
 
 mod embedded {
     refinery::embed_migrations!("migrations");
@@ -202,7 +202,7 @@ impl Db {
     }
 
     /// Runs `f` with a read connection on the blocking pool.
-    pub async fn read<T, F>(&self, f: F) -> Result<T, ApiError>
+    pub async fn read<T, F>(&self, f: F) -> Result<T, Error>
     where
         T: Send + 'static,
         F: FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
@@ -222,26 +222,26 @@ impl Db {
                 wait.await.context("the database read did not complete")?
             }
         };
-        result.map_err(ApiError::from)
+        result.map_err(Error::from)
     }
 
     /// Runs `f` in its own savepoint inside the writer's next group transaction, and
     /// returns its result once that transaction is committed to disk. When `f` fails (or
     /// panics) only its own changes are rolled back. `f` gets a [`Savepoint`], which
     /// derefs to [`Connection`]: helpers it calls should take `&Connection`.
-    pub async fn write<T, F>(&self, f: F) -> Result<T, ApiError>
+    pub async fn write<T, F>(&self, f: F) -> Result<T, Error>
     where
         T: Send + 'static,
         F: FnOnce(&Savepoint<'_>) -> rusqlite::Result<T> + Send + 'static,
     {
-        let (done, wait) = oneshot::channel::<Result<T, ApiError>>();
+        let (done, wait) = oneshot::channel::<Result<T, Error>>();
         self.send(Job::Write(Box::new(move |sp| {
             let out = f(sp);
             let succeeded = out.is_ok();
             let reply: Reply = Box::new(move |committed: Result<(), String>| {
                 let answer = match (out, committed) {
-                    (Err(e), _) => Err(ApiError::from(e)),
-                    (Ok(_), Err(why)) => Err(ApiError::Internal(anyhow::anyhow!(
+                    (Err(e), _) => Err(Error::from(e)),
+                    (Ok(_), Err(why)) => Err(Error::Other(anyhow::anyhow!(
                         "committing the write failed: {why}"
                     ))),
                     (Ok(value), Ok(())) => Ok(value),
@@ -257,19 +257,19 @@ impl Db {
     /// holds the pages as they were before the delete (and as inserted), so it is copied
     /// into the database (whose freed bytes `secure_delete` zeroes) and truncated. Call it
     /// after a write that removes personal data; it waits for writes sent before it.
-    pub async fn forget_deleted(&self) -> Result<(), ApiError> {
+    pub async fn forget_deleted(&self) -> Result<(), Error> {
         let (done, wait) = oneshot::channel();
         self.send(Job::Checkpoint(done))?;
         wait.await
             .context("the checkpoint did not complete")?
-            .map_err(|why| ApiError::Internal(anyhow::anyhow!("checkpoint failed: {why}")))
+            .map_err(|why| Error::Other(anyhow::anyhow!("checkpoint failed: {why}")))
     }
 
-    fn send(&self, job: Job) -> Result<(), ApiError> {
+    fn send(&self, job: Job) -> Result<(), Error> {
         self.inner
             .jobs
             .send(job)
-            .map_err(|_| ApiError::Internal(anyhow::anyhow!("the database writer has stopped")))
+            .map_err(|_| Error::Other(anyhow::anyhow!("the database writer has stopped")))
     }
 }
 

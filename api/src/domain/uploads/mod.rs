@@ -62,7 +62,7 @@ mod container;
 mod reencode;
 mod storage;
 #[cfg(test)]
-mod test_corpus;
+pub(crate) mod test_corpus;
 
 use std::fmt;
 
@@ -76,7 +76,7 @@ pub use check::{KINDS, MAX_BYTES, UploadError};
 use container::{gif_layout, header_dimensions, jpeg_segments, png_chunks, webp_layout};
 pub use reencode::MAX_STORED_SIDE;
 use reencode::{decode_still, fit_stored, reencode_gif, reencode_still};
-pub use storage::{routes, store};
+pub use storage::{store, stored_name_type};
 
 /// An accepted image, re-encoded without metadata.
 #[derive(Clone)]

@@ -11,13 +11,13 @@ use image::{
 
 use super::{Processed, UploadError, process};
 
-pub(super) fn picture(width: u32, height: u32) -> RgbImage {
+pub(crate) fn picture(width: u32, height: u32) -> RgbImage {
     RgbImage::from_fn(width, height, |x, y| {
         Rgb([(x * 255 / width) as u8, (y * 255 / height) as u8, 120])
     })
 }
 
-pub(super) fn jpeg(width: u32, height: u32) -> Vec<u8> {
+pub(crate) fn jpeg(width: u32, height: u32) -> Vec<u8> {
     let mut out = Vec::new();
     JpegEncoder::new_with_quality(&mut out, 85)
         .encode_image(&picture(width, height))
@@ -25,7 +25,7 @@ pub(super) fn jpeg(width: u32, height: u32) -> Vec<u8> {
     out
 }
 
-pub(super) fn png(width: u32, height: u32) -> Vec<u8> {
+pub(crate) fn png(width: u32, height: u32) -> Vec<u8> {
     let mut out = Vec::new();
     DynamicImage::ImageRgb8(picture(width, height))
         .write_with_encoder(PngEncoder::new(&mut out))
@@ -33,7 +33,7 @@ pub(super) fn png(width: u32, height: u32) -> Vec<u8> {
     out
 }
 
-pub(super) fn gif(frames: &[[u8; 4]], repeat: Option<Repeat>) -> Vec<u8> {
+pub(crate) fn gif(frames: &[[u8; 4]], repeat: Option<Repeat>) -> Vec<u8> {
     let mut out = Vec::new();
     {
         let mut encoder = GifEncoder::new(&mut out);
@@ -52,14 +52,14 @@ pub(super) fn gif(frames: &[[u8; 4]], repeat: Option<Repeat>) -> Vec<u8> {
     out
 }
 
-pub(super) fn webp_lossy(width: u32, height: u32) -> Vec<u8> {
+pub(crate) fn webp_lossy(width: u32, height: u32) -> Vec<u8> {
     let rgb = picture(width, height);
     webp::Encoder::from_rgb(&rgb, width, height)
         .encode(80.0)
         .to_vec()
 }
 
-pub(super) fn webp_lossless(width: u32, height: u32) -> Vec<u8> {
+pub(crate) fn webp_lossless(width: u32, height: u32) -> Vec<u8> {
     let mut out = Vec::new();
     WebPEncoder::new_lossless(&mut out)
         .write_image(
@@ -73,7 +73,7 @@ pub(super) fn webp_lossless(width: u32, height: u32) -> Vec<u8> {
 }
 
 /// A GIF of tiny 1×1 frames on a `width` × `height` canvas, written byte by byte.
-pub(super) fn hand_made_gif(width: u16, height: u16, frames: usize) -> Vec<u8> {
+pub(crate) fn hand_made_gif(width: u16, height: u16, frames: usize) -> Vec<u8> {
     let mut out = b"GIF89a".to_vec();
     out.extend(width.to_le_bytes());
     out.extend(height.to_le_bytes());
@@ -102,7 +102,7 @@ fn crc32(data: &[u8]) -> u32 {
     !crc
 }
 
-pub(super) fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
+pub(crate) fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
     let mut out = (data.len() as u32).to_be_bytes().to_vec();
     out.extend(kind);
     out.extend(data);
@@ -113,7 +113,7 @@ pub(super) fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
 }
 
 /// A PNG whose IHDR claims `width` × `height` (8-bit RGB), with `idat` as its only data.
-pub(super) fn png_claiming(width: u32, height: u32, idat: &[u8]) -> Vec<u8> {
+pub(crate) fn png_claiming(width: u32, height: u32, idat: &[u8]) -> Vec<u8> {
     let mut ihdr = width.to_be_bytes().to_vec();
     ihdr.extend(height.to_be_bytes());
     ihdr.extend([8, 2, 0, 0, 0]);
@@ -125,7 +125,7 @@ pub(super) fn png_claiming(width: u32, height: u32, idat: &[u8]) -> Vec<u8> {
 }
 
 /// Inserts a segment right after a JPEG's SOI.
-pub(super) fn with_segment(jpeg: &[u8], marker: u8, data: &[u8]) -> Vec<u8> {
+pub(crate) fn with_segment(jpeg: &[u8], marker: u8, data: &[u8]) -> Vec<u8> {
     let mut out = jpeg[..2].to_vec();
     out.extend([0xFF, marker]);
     out.extend(((data.len() + 2) as u16).to_be_bytes());
@@ -138,7 +138,7 @@ pub(super) const GPS_LATITUDE_ENTRY: [u8; 8] = [0x00, 0x02, 0x00, 0x05, 0x00, 0x
 
 /// An APP1 Exif payload (big-endian TIFF): IFD0 with Orientation and a pointer to a GPS
 /// IFD holding latitude and longitude.
-pub(super) fn exif_with_gps(orientation: u16) -> Vec<u8> {
+pub(crate) fn exif_with_gps(orientation: u16) -> Vec<u8> {
     let entry = |tag: u16, kind: u16, count: u32, value: [u8; 4]| {
         let mut e = tag.to_be_bytes().to_vec();
         e.extend(kind.to_be_bytes());
@@ -177,12 +177,12 @@ pub(super) fn exif_with_gps(orientation: u16) -> Vec<u8> {
     payload
 }
 
-pub(super) fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+pub(crate) fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 #[track_caller]
-pub(super) fn refused_with(bytes: &[u8], expected: &str) {
+pub(crate) fn refused_with(bytes: &[u8], expected: &str) {
     match process(bytes) {
         Err(UploadError::Refused(message)) => assert_eq!(message, expected),
         other => panic!("expected a refusal ({expected}), got {other:?}"),
@@ -190,7 +190,7 @@ pub(super) fn refused_with(bytes: &[u8], expected: &str) {
 }
 
 #[track_caller]
-pub(super) fn refused_containing(bytes: &[u8], part: &str) {
+pub(crate) fn refused_containing(bytes: &[u8], part: &str) {
     match process(bytes) {
         Err(UploadError::Refused(message)) => {
             assert!(message.contains(part), "{message:?} lacks {part:?}")
@@ -199,6 +199,6 @@ pub(super) fn refused_containing(bytes: &[u8], part: &str) {
     }
 }
 
-pub(super) fn decoded(processed: &Processed) -> DynamicImage {
+pub(crate) fn decoded(processed: &Processed) -> DynamicImage {
     image::load_from_memory(&processed.bytes).unwrap()
 }

@@ -4,6 +4,7 @@
 
 pub(crate) mod blogs;
 mod donations;
+mod downloads;
 #[cfg(test)]
 mod editor_rules;
 mod erasure;

@@ -8,13 +8,14 @@ use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
+use super::downloads;
 use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
 use crate::domain::donations::monthly::{self, CanceledBy, listing};
 use crate::domain::donations::notices::monthly::{self as plan_notices, Notice};
 use crate::domain::donations::refunds::staff_reason;
-use crate::domain::export::{self, Sheet, local_time};
+use crate::domain::export::{Sheet, local_time};
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
 use crate::state::{AppState, Ledger};
@@ -92,7 +93,7 @@ async fn export(ledger: Ledger, admin: Admin) -> Result<Response, Rejection> {
             })
             .collect(),
     };
-    Ok(export::response(site, &sheet)?)
+    Ok(downloads::response(site, &sheet)?)
 }
 
 /// POST /api/admin/plans/{id}/cancel `{reason}` → the plan as the list shows it.

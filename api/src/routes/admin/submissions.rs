@@ -11,6 +11,7 @@ use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
+use super::downloads;
 use super::{json, success};
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
@@ -210,6 +211,7 @@ async fn rows(
         .collect()
     })
     .await
+    .map_err(ApiError::from)
 }
 
 /// GET /api/admin/{contacts|volunteers|newsletters}: every row, newest first.
@@ -260,7 +262,7 @@ async fn export(
             .collect(),
         rows,
     };
-    Ok(export::response(&site, &sheet)?)
+    Ok(downloads::response(&site, &sheet)?)
 }
 
 /// DELETE /api/admin/{contacts|volunteers|newsletters}/{id}

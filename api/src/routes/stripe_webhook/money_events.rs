@@ -20,7 +20,11 @@ use crate::state::Ledger;
 /// Whether event `id` was applied before (read first, to spare Stripe a needless call).
 async fn seen(ledger: &Ledger, id: &str) -> Result<bool, ApiError> {
     let id = id.to_owned();
-    ledger.db.read(move |c| store::event_seen(c, &id)).await
+    ledger
+        .db
+        .read(move |c| store::event_seen(c, &id))
+        .await
+        .map_err(ApiError::from)
 }
 
 /// `charge.refunded`: every refund of the charge, as the refunds API has them now.

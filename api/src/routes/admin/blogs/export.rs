@@ -3,6 +3,7 @@
 use warp::Rejection;
 use warp::reply::Response;
 
+use super::super::downloads;
 use super::{Blogs, all_posts};
 use crate::domain::export::{self, Sheet};
 
@@ -37,5 +38,5 @@ pub(super) async fn export(blogs: Blogs) -> Result<Response, Rejection> {
         ],
         rows,
     };
-    Ok(export::response(site, &sheet)?)
+    Ok(downloads::response(site, &sheet)?)
 }

@@ -231,7 +231,7 @@ async fn list(blogs: Blogs) -> Result<Response, Rejection> {
 }
 
 async fn all_posts(blogs: &Blogs) -> Result<Vec<Post>, ApiError> {
-    blogs.db.read(store::all).await
+    blogs.db.read(store::all).await.map_err(ApiError::from)
 }
 
 /// GET /api/admin/blogs/{id}

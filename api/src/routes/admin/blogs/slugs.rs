@@ -69,6 +69,7 @@ pub(super) async fn slug_of(
         .db
         .read(move |c| unique_slug(c, &fields, id, current.as_deref()))
         .await
+        .map_err(ApiError::from)
 }
 
 /// The query of `GET /api/admin/blogs/slug`: the title and slug the editor would send, and

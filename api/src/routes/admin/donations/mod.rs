@@ -12,6 +12,7 @@ use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
+use super::downloads;
 use super::{dollars, json};
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
@@ -80,7 +81,11 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 
 /// One gift, as the list shows it.
 async fn donation(ledger: &Ledger, id: i64) -> Result<Option<Gift>, ApiError> {
-    ledger.db.read(move |c| store::gift(c, id)).await
+    ledger
+        .db
+        .read(move |c| store::gift(c, id))
+        .await
+        .map_err(ApiError::from)
 }
 
 /// GET /api/admin/donations?sortBy&sortOrder (default: date, newest first)
@@ -175,7 +180,7 @@ async fn export(ledger: Ledger, admin: Admin) -> Result<Response, Rejection> {
         ],
         rows,
     };
-    Ok(export::response(site, &sheet)?)
+    Ok(downloads::response(site, &sheet)?)
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use warp::http::StatusCode;
 use warp::reply::Response;
 use warp::{Filter, Rejection};
 
+use super::super::downloads;
 use super::super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
@@ -167,7 +168,7 @@ async fn schedule(
     };
     audit::record_access(&books.ledger.db, Action::Export, kind, admin.ip).await?;
     if !fec_file {
-        return Ok(export::csv_named(&name, &sheet)?);
+        return Ok(downloads::csv_named(&name, &sheet)?);
     }
     let fields: &[fec::Field] = match which {
         Schedule::A => &SA_FIELDS,
@@ -182,7 +183,7 @@ async fn schedule(
     }
     let header = fec::header(&books.ledger.site.name, env!("CARGO_PKG_VERSION"));
     let body = fec::file(&header, &records).into_bytes();
-    Ok(export::download(
+    Ok(downloads::download(
         &name,
         "text/plain; charset=us-ascii",
         body,
