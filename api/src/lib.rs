@@ -6,6 +6,7 @@
 //! - [`pages`]: the non-`/api` answers (blog redirects, previews, form problems, the admin shell);
 //! - [`domain`]: the rules with no HTTP in them (sign-in, donations, uploads, audit, erasure…);
 //! - [`store`]: SQLite, backups and housekeeping;
+//! - [`workers`]: every background loop, started in one place;
 //! - [`config`] and [`state`]: the settings and what every handler can reach.
 
 mod chores;
@@ -17,6 +18,7 @@ pub mod pages;
 pub mod routes;
 pub mod state;
 pub mod store;
+pub mod workers;
 
 use warp::filters::BoxedFilter;
 use warp::reply::Response;

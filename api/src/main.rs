@@ -1,7 +1,6 @@
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Context as _;
 use api::AppState;
@@ -95,33 +94,9 @@ async fn serve() -> anyhow::Result<()> {
         .with_context(|| format!("Failed to listen on {}:{}", config.bind, config.port))?;
     let state = AppState::new(config, db)?;
 
-    let housekeeping = state.clone();
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(60));
-        loop {
-            tick.tick().await;
-            housekeeping.housekeeping().await;
-        }
-    });
+    // Every background loop: listed in api/src/workers.rs.
+    api::workers::start(&state)?;
 
-    // Posts whose time came while the server was down go live now, the rest on time.
-    state.scheduler.clone().start();
-    // Monthly gifts missed while the server was down are charged now (once each), the rest
-    // when they fall due.
-    state.charger.clone().start();
-    // Refunds of what passed the year's limit that a crash left unmade are made now, the
-    // rest as gifts complete.
-    state.limit_refunder.clone().start();
-
-    // After an outside `generator build`, `kill -HUP` makes the server see the new files.
-    let mut hangups = signal(SignalKind::hangup()).context("Failed to listen for SIGHUP")?;
-    let files = state.static_files.clone();
-    tokio::spawn(async move {
-        while hangups.recv().await.is_some() {
-            let count = files.reload().await;
-            tracing::info!(files = count, "SIGHUP: static files re-indexed");
-        }
-    });
     let mut terminate = signal(SignalKind::terminate()).context("Failed to listen for SIGTERM")?;
     let shutdown = async move {
         tokio::select! {

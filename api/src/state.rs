@@ -150,7 +150,7 @@ impl AppState {
         ));
         let static_files = StaticFiles::open(config.dist_dir.clone(), config.static_cache_bytes);
         let rebuilder = match &config.site {
-            Some(opts) => Rebuilder::start(
+            Some(opts) => Rebuilder::new(
                 opts.clone(),
                 db.clone(),
                 config.rebuild_hook.clone(),
@@ -178,8 +178,6 @@ impl AppState {
             clock.clone(),
         )
         .context("Failed to set up outgoing mail")?;
-        // What a crash or an outage left queued goes out now.
-        mail.start();
         let site = Arc::new(site);
         let limit_refunder = LimitRefunder::new(
             db.clone(),

@@ -65,6 +65,16 @@ pub struct Rebuilder {
     site: Option<SiteHandle>,
     /// Passes the worker has made, the first sync included (for tests: what waited on one).
     passes: Arc<AtomicU64>,
+    /// The worker, until `workers` starts it.
+    worker: Arc<Mutex<Option<Worker>>>,
+}
+
+/// What the worker needs, kept until it is started.
+struct Worker {
+    db: Db,
+    hook: Option<String>,
+    files: Arc<StaticFiles>,
+    requests: mpsc::UnboundedReceiver<Request>,
 }
 
 impl Rebuilder {
@@ -74,24 +84,45 @@ impl Rebuilder {
             requests: None,
             site: None,
             passes: Arc::default(),
+            worker: Arc::default(),
         }
     }
 
-    /// Starts the worker for the site described by `opts`.
-    pub fn start(
+    /// The rebuilder of the site described by `opts`; its worker runs once
+    /// [`Rebuilder::start_worker`] is called (by `crate::workers`), and requests made before
+    /// wait for it.
+    pub fn new(
         opts: BuildOptions,
         db: Db,
         hook: Option<String>,
         files: Arc<StaticFiles>,
     ) -> Rebuilder {
         let (tx, rx) = mpsc::unbounded_channel();
-        let site = SiteHandle::new(opts);
-        let passes = Arc::new(AtomicU64::new(0));
-        tokio::spawn(worker(site.clone(), db, hook, files, rx, passes.clone()));
         Rebuilder {
             requests: Some(tx),
-            site: Some(site),
-            passes,
+            site: Some(SiteHandle::new(opts)),
+            passes: Arc::default(),
+            worker: Arc::new(Mutex::new(Some(Worker {
+                db,
+                hook,
+                files,
+                requests: rx,
+            }))),
+        }
+    }
+
+    /// Starts the worker (once; later calls do nothing).
+    pub fn start_worker(&self) {
+        let taken = self.worker.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let (Some(w), Some(site)) = (taken, &self.site) {
+            tokio::spawn(worker(
+                site.clone(),
+                w.db,
+                w.hook,
+                w.files,
+                w.requests,
+                self.passes.clone(),
+            ));
         }
     }
 

@@ -111,19 +111,6 @@ impl Scheduler {
         }
         published
     }
-
-    /// Runs [`Scheduler::publish_due`] now (posts due while the server was down) and then
-    /// every [`POLL`], for as long as the server runs.
-    pub fn start(self) -> tokio::task::JoinHandle<()> {
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(POLL);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                tick.tick().await;
-                self.publish_due().await;
-            }
-        })
-    }
 }
 
 #[cfg(test)]

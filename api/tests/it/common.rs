@@ -73,6 +73,7 @@ impl TestApp {
         let db = Db::open(&config.data_dir.join("site.db")).unwrap();
         let data_dir = config.data_dir.clone();
         let state = AppState::new(config, db.clone()).unwrap();
+        api::workers::start_serving(&state);
         let app = api::app(state.clone()).boxed();
         TestApp {
             app,
@@ -119,6 +120,7 @@ impl TestApp {
         adjust(&mut config);
         let data_dir = config.data_dir.clone();
         let state = AppState::new(config, db.clone()).unwrap();
+        api::workers::start_serving(&state);
         // The worker's first pass (a sync) has run once a rebuild comes back.
         state.rebuilder.rebuild(None).await.unwrap();
         TestApp {

@@ -93,6 +93,11 @@ impl LimitRefunder {
         self.bell.notify_one();
     }
 
+    /// What [`LimitRefunder::wake`] rings: its loop (`crate::workers`) waits on it, or [`POLL`].
+    pub fn bell(&self) -> Arc<Notify> {
+        self.bell.clone()
+    }
+
     /// Makes every refund still to make; returns how many Stripe made.
     pub async fn run(&self) -> usize {
         let Some(payments) = self.payments.clone() else {
@@ -160,15 +165,5 @@ impl LimitRefunder {
             }
         }
         made
-    }
-
-    /// Runs [`LimitRefunder::run`] now, then whenever woken and every [`POLL`].
-    pub fn start(self) -> tokio::task::JoinHandle<()> {
-        tokio::spawn(async move {
-            loop {
-                self.run().await;
-                let _ = tokio::time::timeout(POLL, self.bell.notified()).await;
-            }
-        })
     }
 }

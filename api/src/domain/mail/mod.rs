@@ -79,7 +79,7 @@ pub struct Mail {
     transport: Transport,
     db: Db,
     clock: Arc<Clock>,
-    wake: tokio::sync::Notify,
+    wake: Arc<tokio::sync::Notify>,
     one_at_a_time: tokio::sync::Mutex<()>,
 }
 
@@ -151,7 +151,7 @@ impl Mail {
             transport,
             db,
             clock,
-            wake: tokio::sync::Notify::new(),
+            wake: Arc::default(),
             one_at_a_time: tokio::sync::Mutex::new(()),
         }))
     }

@@ -17,7 +17,7 @@ use super::message::envelope;
 use super::queue::{self, Attempt, Due};
 
 /// How often the queue is looked at when nothing woke the sender.
-const POLL: Duration = Duration::from_secs(30);
+pub const POLL: Duration = Duration::from_secs(30);
 /// How long one SMTP conversation may take.
 const SMTP_TIMEOUT: Duration = Duration::from_secs(30);
 /// Messages read from the queue at once.
@@ -138,21 +138,10 @@ fn masked_addresses(why: &str) -> String {
 }
 
 impl Mail {
-    /// Starts the sender task (when called inside a runtime).
-    pub fn start(self: &Arc<Mail>) {
-        if tokio::runtime::Handle::try_current().is_err() {
-            return;
-        }
-        let mail = self.clone();
-        tokio::spawn(async move {
-            loop {
-                mail.deliver_due().await;
-                tokio::select! {
-                    _ = mail.wake.notified() => {}
-                    _ = tokio::time::sleep(POLL) => {}
-                }
-            }
-        });
+    /// What rings when something was queued: the sender's loop (`crate::workers`) waits on
+    /// it, or [`POLL`].
+    pub fn bell(&self) -> Arc<tokio::sync::Notify> {
+        self.wake.clone()
     }
 
     /// Tells the sender something was queued (call after the write committed).

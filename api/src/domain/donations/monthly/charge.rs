@@ -216,17 +216,4 @@ impl Charger {
             }
         }
     }
-
-    /// Runs [`Charger::run_due`] now (charges missed while the server was down, once each)
-    /// and then every [`POLL`], for as long as the server runs.
-    pub fn start(self) -> tokio::task::JoinHandle<()> {
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(POLL);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                tick.tick().await;
-                self.run_due().await;
-            }
-        })
-    }
 }
