@@ -65,6 +65,16 @@ pub struct Config {
 }
 
 impl Config {
+    /// What staff sign-in is set up from.
+    pub fn auth_settings(&self) -> crate::domain::auth::Settings<'_> {
+        crate::domain::auth::Settings {
+            password_hash: self.admin_password_hash.as_deref(),
+            password: self.admin_password.as_deref(),
+            jwt_secret: self.jwt_secret.as_deref(),
+            data_dir: &self.data_dir,
+        }
+    }
+
     pub fn from_env() -> Result<Config> {
         let data_dir: PathBuf = var("DATA_DIR").unwrap_or_else(|| "data".into()).into();
         let content_dir: PathBuf = var("CONTENT_DIR")

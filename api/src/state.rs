@@ -119,8 +119,11 @@ impl AppState {
         site.validate()
             .map_err(|e| anyhow::anyhow!("{}: {e}", site_file.display()))?;
         let home: Home = generator::content::read_yaml(&config.content_dir.join("home.yaml"))?;
-        let auth = Auth::from_config(&config).context("Failed to set up the admin sign-in")?;
-        let donor_passes = DonorPasses::new(&crate::domain::auth::signing_secret(&config)?);
+        let auth =
+            Auth::new(&config.auth_settings()).context("Failed to set up the admin sign-in")?;
+        let donor_passes = DonorPasses::new(&crate::domain::auth::signing_secret(
+            &config.auth_settings(),
+        )?);
         let form_limiter = FormLimiter::per_minute(config.form_rate_limit);
         let donation_limiter =
             DonationLimiter::new(config.donation_rate_limit, config.summary_rate_limit);

@@ -19,13 +19,12 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::fs;
-use std::io::Write;
 use std::net::IpAddr;
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
@@ -33,8 +32,8 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::config::Config;
 use crate::domain::network::limit_key;
+use crate::store::db::write_private;
 
 /// How long a session lasts (spec §9: 60 minutes).
 pub const SESSION: Duration = Duration::from_secs(60 * 60);
@@ -107,6 +106,15 @@ pub struct Admin {
     pub ip: IpAddr,
 }
 
+/// What sign-in is set up from (`Config::auth_settings`): the configured password (an
+/// argon2 PHC string, or plain text), the token secret, and where generated ones are kept.
+pub struct Settings<'a> {
+    pub password_hash: Option<&'a str>,
+    pub password: Option<&'a str>,
+    pub jwt_secret: Option<&'a str>,
+    pub data_dir: &'a Path,
+}
+
 pub struct Auth {
     password: String,
     encoding: EncodingKey,
@@ -117,23 +125,23 @@ pub struct Auth {
 }
 
 impl Auth {
-    /// Sets up the password and signing keys from the configuration, generating what is
-    /// missing into `DATA_DIR`.
-    pub fn from_config(config: &Config) -> Result<Auth> {
-        let (password, fingerprint) = match (&config.admin_password_hash, &config.admin_password) {
+    /// Sets up the password and signing keys from `settings`, generating what is missing
+    /// into `DATA_DIR`.
+    pub fn new(settings: &Settings<'_>) -> Result<Auth> {
+        let (password, fingerprint) = match (settings.password_hash, settings.password) {
             (Some(phc), _) => {
                 PasswordHash::new(phc).map_err(|e| {
                     anyhow::anyhow!("ADMIN_PASSWORD_HASH is not an argon2 PHC string: {e}")
                 })?;
-                (phc.clone(), phc.clone())
+                (phc.to_owned(), phc.to_owned())
             }
             (None, Some(plain)) => (hash(plain)?, format!("plain:{plain}")),
             (None, None) => {
-                let phc = generated_password(&config.data_dir)?;
+                let phc = generated_password(settings.data_dir)?;
                 (phc.clone(), phc)
             }
         };
-        let secret = signing_secret(config)?;
+        let secret = signing_secret(settings)?;
         // The key depends on the password too: changing it signs everyone out.
         let key = Sha256::new()
             .chain_update(&secret)
@@ -256,11 +264,11 @@ impl Auth {
 /// The server's signing secret: `JWT_SECRET`, or the one generated once into `DATA_DIR`.
 /// Each use derives its own key from it (sessions, donor passes), so a token made for one
 /// can never pass as another.
-pub fn signing_secret(config: &Config) -> Result<Vec<u8>> {
-    match &config.jwt_secret {
+pub fn signing_secret(settings: &Settings<'_>) -> Result<Vec<u8>> {
+    match settings.jwt_secret {
         Some(secret) if secret.len() >= 32 => Ok(secret.as_bytes().to_vec()),
         Some(_) => anyhow::bail!("JWT_SECRET must be at least 32 characters long"),
-        None => generated_secret(&config.data_dir),
+        None => generated_secret(settings.data_dir),
     }
 }
 
@@ -313,31 +321,13 @@ fn generated_secret(data_dir: &Path) -> Result<Vec<u8>> {
     Ok(secret.into_bytes())
 }
 
-/// Writes a file only its owner can read (0600), creating its folder.
-pub(crate) fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir).with_context(|| format!("Failed to create {}", dir.display()))?;
-    }
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options
-        .open(path)
-        .with_context(|| format!("Failed to write {}", path.display()))?;
-    file.write_all(bytes)
-        .with_context(|| format!("Failed to write {}", path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn config(dir: &Path) -> Config {
-        let mut c = Config::for_tests(dir.into(), dir.join("dist"), dir.join("content"));
+    fn config(dir: &Path) -> crate::config::Config {
+        let mut c =
+            crate::config::Config::for_tests(dir.into(), dir.join("dist"), dir.join("content"));
         c.admin_password = None;
         c.jwt_secret = None;
         c
@@ -346,7 +336,7 @@ mod tests {
     #[test]
     fn a_generated_password_is_kept_as_a_private_hash_and_reused() {
         let dir = tempfile::tempdir().unwrap();
-        let first = Auth::from_config(&config(dir.path())).unwrap();
+        let first = Auth::new(&config(dir.path()).auth_settings()).unwrap();
         let path = dir.path().join(PASSWORD_FILE);
         let phc = fs::read_to_string(&path).unwrap();
         assert!(phc.starts_with("$argon2id$"), "{phc}");
@@ -365,7 +355,7 @@ mod tests {
         }
         // A restart keeps both: a token from before still verifies.
         let (token, _) = first.issue().unwrap();
-        let second = Auth::from_config(&config(dir.path())).unwrap();
+        let second = Auth::new(&config(dir.path()).auth_settings()).unwrap();
         assert!(second.verify(&token).is_some());
         assert_eq!(fs::read_to_string(&path).unwrap(), phc);
     }
@@ -375,16 +365,24 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut c = config(dir.path());
         c.admin_password = Some("first password".into());
-        let (token, _) = Auth::from_config(&c).unwrap().issue().unwrap();
+        let (token, _) = Auth::new(&c.auth_settings()).unwrap().issue().unwrap();
         assert!(
-            Auth::from_config(&c).unwrap().verify(&token).is_some(),
+            Auth::new(&c.auth_settings())
+                .unwrap()
+                .verify(&token)
+                .is_some(),
             "same password"
         );
         c.admin_password = Some("second password".into());
-        assert!(Auth::from_config(&c).unwrap().verify(&token).is_none());
+        assert!(
+            Auth::new(&c.auth_settings())
+                .unwrap()
+                .verify(&token)
+                .is_none()
+        );
         c.admin_password = None;
         c.admin_password_hash = Some(hash("third").unwrap());
-        let auth = Auth::from_config(&c).unwrap();
+        let auth = Auth::new(&c.auth_settings()).unwrap();
         assert!(auth.password_matches("third") && !auth.password_matches("Third"));
     }
 
@@ -393,16 +391,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut c = config(dir.path());
         c.admin_password_hash = Some("hunter2".into());
-        assert!(Auth::from_config(&c).is_err());
+        assert!(Auth::new(&c.auth_settings()).is_err());
         let mut c = config(dir.path());
         c.jwt_secret = Some("short".into());
-        assert!(Auth::from_config(&c).is_err());
+        assert!(Auth::new(&c.auth_settings()).is_err());
     }
 
     #[test]
     fn failures_lock_out_one_address_for_the_window() {
         let dir = tempfile::tempdir().unwrap();
-        let auth = Auth::from_config(&config(dir.path())).unwrap();
+        let auth = Auth::new(&config(dir.path()).auth_settings()).unwrap();
         let (a, b): (IpAddr, IpAddr) = ([10, 0, 0, 1].into(), [10, 0, 0, 2].into());
         for _ in 0..MAX_FAILURES {
             auth.begin_attempt(a).unwrap();

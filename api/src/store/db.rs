@@ -74,6 +74,27 @@ enum Readers {
     Writer,
 }
 
+/// Writes a file only its owner can read (0600), creating its folder.
+pub fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("Failed to create {}", dir.display()))?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options
+        .open(path)
+        .with_context(|| format!("Failed to write {}", path.display()))?;
+    file.write_all(bytes)
+        .with_context(|| format!("Failed to write {}", path.display()))
+}
+
 /// Creates `dir` (and its parents) readable only by this user; an existing one is left
 /// as it is, with a warning if others can read it.
 pub fn private_dir(dir: &Path) -> anyhow::Result<()> {

@@ -49,7 +49,7 @@ impl Tokens {
             return Ok(Tokens { key });
         }
         let key: Vec<u8> = (0..32).map(|_| rand::random::<u8>()).collect();
-        crate::domain::auth::write_private(&path, &key)?;
+        crate::store::db::write_private(&path, &key)?;
         Ok(Tokens { key })
     }
 
