@@ -20,6 +20,8 @@ pub mod state;
 pub mod store;
 pub mod workers;
 
+use std::sync::Arc;
+
 use warp::filters::BoxedFilter;
 use warp::reply::Response;
 use warp::{Filter, Reply};
@@ -31,6 +33,12 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     let files = state.static_files.clone();
     let security = state.security_headers.clone();
     let uploads = pages::uploads::routes(state.config.data_dir.join("uploads"));
+    let links = pages::Links {
+        db: state.db.clone(),
+        clock: state.clock.clone(),
+        mail: state.mail.clone(),
+        dist: Arc::new(state.config.dist_dir.clone()),
+    };
     // Everything under /api/ answers JSON, errors and unknown paths included; every
     // other path falls through to the pages the server answers itself (no-script form
     // results, the blog's redirects, previews of unsaved posts, the admin app's shell), the
@@ -49,11 +57,14 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
     .unify()
     .or(pages::admin_shell::routes(files.clone()))
     .unify()
-    .or(pages::newsletter_links::routes(state.clone()))
+    .or(pages::newsletter_links::routes(links.clone()))
     .unify()
-    .or(pages::plan_links::routes(state.clone()))
+    .or(pages::plan_links::routes(
+        links.clone(),
+        state.config.trust_proxy.clone(),
+    ))
     .unify()
-    .or(pages::donor_links::routes(state.clone()))
+    .or(pages::donor_links::routes(links))
     .unify();
     let api = warp::path::full()
         .and(warp::path("api"))

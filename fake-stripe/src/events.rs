@@ -1,12 +1,10 @@
 //! Webhook events: made, signed and delivered as Stripe does it.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use http_body_util::{BodyExt, Full};
 use serde_json::{Value, json};
 use warp::hyper::body::Bytes;
 
-use crate::intents::random_id;
+use crate::ids::{now, random_id};
 use crate::{FakeStripe, SentEvent};
 
 /// The API version stamped on events: the one the api's Stripe library expects.
@@ -63,14 +61,6 @@ pub fn event_at(kind: &str, object: &Value, created: i64) -> Value {
 /// The `Stripe-Signature` header Stripe sends with `payload`, signed at `timestamp`.
 pub fn sign(payload: &str, secret: &str, timestamp: i64) -> String {
     stripe_webhook::Webhook::generate_test_header(payload, secret, Some(timestamp))
-}
-
-/// Seconds since the epoch.
-pub fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
 }
 
 /// POSTs a webhook event; the answer's status, or 0 when the api could not be reached.

@@ -3,13 +3,12 @@
 
 use std::collections::HashMap;
 
-use rand::Rng;
 use serde_json::{Value, json};
 use warp::http::StatusCode;
 use warp::reply::Response;
 
-use crate::events::now;
-use crate::routes::{missing, reply, stripe_error};
+use crate::answers::{missing, reply, stripe_error};
+use crate::ids::{now, random_id};
 use crate::{DECLINED_CARD, FakeStripe};
 
 impl FakeStripe {
@@ -270,12 +269,4 @@ pub(crate) fn client_secret_matches(intent: &Value, params: &HashMap<String, Str
     params
         .get("client_secret")
         .is_some_and(|s| intent["client_secret"].as_str() == Some(s))
-}
-
-pub(crate) fn random_id(len: usize) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    let mut rng = rand::rng();
-    (0..len)
-        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
-        .collect()
 }

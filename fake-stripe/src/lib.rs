@@ -49,16 +49,19 @@ use serde_json::{Value, json};
 use warp::Filter;
 use warp::http::StatusCode;
 
+mod answers;
 mod events;
+mod ids;
 mod intents;
 mod money;
 mod routes;
 mod saved_cards;
 
-pub use events::{event_at, event_for, now, sign};
+use answers::reply;
+pub use events::{event_at, event_for, sign};
+pub use ids::now;
 pub use intents::Outcome;
 pub use money::Refusal;
-use routes::reply;
 pub use saved_cards::CardBehaviour;
 
 /// The card number Stripe's docs use for "generic decline".

@@ -10,9 +10,9 @@ use serde_json::{Value, json};
 use warp::http::StatusCode;
 use warp::reply::Response;
 
+use crate::answers::{reply, stripe_error};
 use crate::events::event_at;
-use crate::intents::random_id;
-use crate::routes::{reply, stripe_error};
+use crate::ids::random_id;
 use crate::{FakeStripe, State};
 
 impl State {
@@ -55,7 +55,7 @@ impl State {
 
     /// Seconds since the epoch as the fake's own clock reads them (tests move it).
     pub(crate) fn now(&self) -> i64 {
-        crate::events::now() + self.offset_secs
+        crate::ids::now() + self.offset_secs
     }
 
     /// The charge of a succeeded intent, made the first time it is asked for.

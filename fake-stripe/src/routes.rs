@@ -3,13 +3,13 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
 use serde_json::{Value, json};
+use warp::Filter;
 use warp::http::StatusCode;
 use warp::hyper::body::Bytes;
 use warp::reply::Response;
-use warp::{Filter, Reply};
 
+use crate::answers::{missing, reply, stripe_error};
 use crate::intents::client_secret_matches;
 use crate::{CardBehaviour, FakeStripe, Outcome, Recorded};
 
@@ -239,35 +239,4 @@ impl FakeStripe {
             ),
         }
     }
-}
-
-pub(crate) fn reply<T: Serialize>(status: StatusCode, body: &T) -> Response {
-    // Stripe.js calls api.stripe.com from the page's origin.
-    let mut res = warp::reply::with_status(warp::reply::json(body), status).into_response();
-    res.headers_mut().insert(
-        "access-control-allow-origin",
-        warp::http::HeaderValue::from_static("*"),
-    );
-    res
-}
-
-pub(crate) fn stripe_error(
-    status: StatusCode,
-    kind: &str,
-    code: Option<&str>,
-    message: &str,
-) -> Response {
-    reply(
-        status,
-        &json!({ "error": { "type": kind, "code": code, "message": message } }),
-    )
-}
-
-pub(crate) fn missing(id: &str) -> Response {
-    stripe_error(
-        StatusCode::NOT_FOUND,
-        "invalid_request_error",
-        Some("resource_missing"),
-        &format!("No such payment_intent: '{id}'"),
-    )
 }

@@ -12,8 +12,9 @@ use serde_json::{Value, json};
 use warp::http::StatusCode;
 use warp::reply::Response;
 
-use crate::intents::{client_secret_matches, random_id};
-use crate::routes::{reply, stripe_error};
+use crate::answers::{reply, stripe_error};
+use crate::ids::random_id;
+use crate::intents::client_secret_matches;
 use crate::{FakeStripe, Outcome};
 
 /// How the off-session charges of one card go, from when a test says so.
@@ -251,7 +252,7 @@ impl FakeStripe {
             Some(setup) if secret_key || client_secret_matches(setup, params) => {
                 reply(StatusCode::OK, setup)
             }
-            _ => crate::routes::missing(id),
+            _ => crate::answers::missing(id),
         }
     }
 

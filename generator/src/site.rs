@@ -2,8 +2,9 @@
 //! and the opened [`Site`]: content, templates, the client bundles' manifest and the image
 //! pipelines. A full build (`crate::build`) and the api's blog rebuilds share it.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use anyhow::{Context as _, Result};
 use tera::{Context, Tera};
@@ -105,7 +106,18 @@ pub struct Site {
     /// Routes of the pages that are not the blog's, for the sitemap.
     static_routes: Vec<String>,
     /// The feed's entries as last rendered, reused while their posts are unchanged.
-    pub(crate) feed_entries: crate::blog::FeedEntries,
+    pub(crate) feed_entries: Rendered,
+}
+
+/// Pieces as last rendered, by id, each with the source it was made from: a render reuses a
+/// piece whose source is unchanged, and keeps only what it used.
+#[derive(Debug, Default)]
+pub(crate) struct Rendered(Mutex<HashMap<i64, (String, Arc<String>)>>);
+
+impl Rendered {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, HashMap<i64, (String, Arc<String>)>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 impl Site {

@@ -32,7 +32,7 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::domain::network::limit_key;
+use crate::http::network::limit_key;
 use crate::store::db::write_private;
 
 /// How long a session lasts (spec §9: 60 minutes).

@@ -9,7 +9,6 @@ pub mod donations;
 pub mod erasure;
 pub mod export;
 pub mod mail;
-pub mod network;
 pub mod rebuild;
 pub mod schedule;
 pub mod sms_consent;

@@ -148,11 +148,11 @@ impl Connections {
 
     /// Lets a connection from `ip` in, closing an idle one to make room if needed; `None`
     /// when every connection that stands in the way is busy. The bound per address counts
-    /// an IPv6 address's whole /64 (`domain::network::limit_key`).
+    /// an IPv6 address's whole /64 (`http::network::limit_key`).
     pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Option<Admitted> {
         let exempt = (self.exempt)(ip);
         // Counted by network: an IPv6 client holds a whole /64.
-        let ip = crate::domain::network::limit_key(ip);
+        let ip = crate::http::network::limit_key(ip);
         let mut table = self.table.lock().unwrap();
         if !exempt
             && table.per_address.get(&ip).copied().unwrap_or(0) >= self.per_address

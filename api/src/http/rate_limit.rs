@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::domain::network::limit_key;
+use crate::http::network::limit_key;
 
 /// `n` posts a minute per (form, network), refilled steadily, with a burst of `n`. A network
 /// is an IPv4 address or an IPv6 /64 ([`limit_key`]).

@@ -2,34 +2,21 @@
 //! link opens, working without signing in and without JavaScript. GET shows one button (mail
 //! scanners fetch links and must not act); its POST moves the donor's pass epoch on, so every
 //! browser that held their pass, and every history link already mailed, shows nothing more
-//! (see `domain::donor_pass`). A bad link is `404`.
-
-use std::path::PathBuf;
-use std::sync::Arc;
+//! (see `domain::donations::donor_pass`). A bad link is `404`.
 
 use warp::Filter;
 use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
 use warp::reply::Response;
 
+use super::notice::Links;
 use crate::domain::donations::donor_pass;
 use crate::http::redact::email as masked;
-use crate::state::{AppState, Desk};
 
 /// A sign-out token is an address in base64 and 32 hex digits; anything much longer is not.
 const MAX_TOKEN: usize = 400;
 
-#[derive(Clone)]
-struct Links {
-    desk: Desk,
-    dist: Arc<PathBuf>,
-}
-
-pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    let links = Links {
-        desk: state.desk(),
-        dist: Arc::new(state.config.dist_dir.clone()),
-    };
+pub fn routes(links: Links) -> BoxedFilter<(Response,)> {
     let show = warp::path!("donate" / "history" / "sign-out" / String)
         .and(warp::get())
         .then({
@@ -45,13 +32,13 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 /// The address `token` signs out, if it is a good link.
 fn email_of(links: &Links, token: &str) -> Option<String> {
     (token.len() <= MAX_TOKEN)
-        .then(|| links.desk.mail.tokens.open_donor_sign_out(token))
+        .then(|| links.mail.tokens.open_donor_sign_out(token))
         .flatten()
 }
 
 /// GET: the one button.
 async fn show(links: Links, token: String) -> Response {
-    let p = &links.desk.mail.texts.pages;
+    let p = &links.mail.texts.pages;
     if email_of(&links, &token).is_none() {
         return invalid(&links).await;
     }
@@ -71,20 +58,15 @@ async fn sign_out(links: Links, token: String) -> Response {
     let Some(email) = email_of(&links, &token) else {
         return invalid(&links).await;
     };
-    let key = links
-        .desk
-        .mail
-        .tokens
-        .key_of(donor_pass::KEY_PURPOSE, &email);
+    let key = links.mail.tokens.key_of(donor_pass::KEY_PURPOSE, &email);
     let done = links
-        .desk
         .db
         .write(move |tx| donor_pass::sign_out_everywhere(tx, &key))
         .await;
     match done {
         Ok(()) => {
             tracing::info!(email = %masked(&email), "a donor signed their browsers out of their giving");
-            let p = &links.desk.mail.texts.pages;
+            let p = &links.mail.texts.pages;
             page(
                 &links,
                 StatusCode::OK,
@@ -95,14 +77,13 @@ async fn sign_out(links: Links, token: String) -> Response {
             .await
         }
         Err(e) => {
-            super::notice::failed(&links.desk.mail, &links.dist, "a donor's sign-out link", &e)
-                .await
+            super::notice::failed(&links.mail, &links.dist, "a donor's sign-out link", &e).await
         }
     }
 }
 
 async fn invalid(links: &Links) -> Response {
-    let p = &links.desk.mail.texts.pages;
+    let p = &links.mail.texts.pages;
     page(
         links,
         StatusCode::NOT_FOUND,
@@ -120,13 +101,5 @@ async fn page(
     paragraphs: &[&str],
     button: Option<(&str, &str)>,
 ) -> Response {
-    super::notice::page(
-        &links.desk.mail,
-        &links.dist,
-        status,
-        title,
-        paragraphs,
-        button,
-    )
-    .await
+    super::notice::page(&links.mail, &links.dist, status, title, paragraphs, button).await
 }

@@ -12,3 +12,5 @@ mod notice;
 pub(crate) mod plan_links;
 pub mod previews;
 pub(crate) mod uploads;
+
+pub use notice::Links;

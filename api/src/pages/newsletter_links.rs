@@ -8,34 +8,19 @@
 //!
 //! Every answer is `no-store` and `noindex`: the address holds a personal link.
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
 use warp::Filter;
 use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
 use warp::reply::Response;
 
+use super::notice::Links;
 use crate::domain::mail::newsletter;
 use crate::domain::mail::tokens::Confirm;
-use crate::state::{AppState, Desk};
 
 /// A token is an id, an expiry and 32 hex digits; anything much longer is not one.
 const MAX_TOKEN: usize = 100;
 
-/// What the link pages use: the database, clock and mail, and the site's page shell.
-#[derive(Clone)]
-struct Links {
-    desk: Desk,
-    /// The built site, for the shell the pages are drawn in.
-    dist: Arc<PathBuf>,
-}
-
-pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    let state = Links {
-        desk: state.desk(),
-        dist: Arc::new(state.config.dist_dir.clone()),
-    };
+pub fn routes(state: Links) -> BoxedFilter<(Response,)> {
     let confirm_page = warp::path!("newsletter" / "confirm" / String)
         .and(warp::get())
         .then({
@@ -69,24 +54,22 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 
 /// GET /newsletter/confirm/{token}
 async fn show_confirm(links: Links, token: String) -> Response {
-    let (mail, now) = (links.desk.mail.clone(), links.desk.clock.now());
+    let (mail, now) = (links.mail.clone(), links.clock.now());
     let checked = if token.len() > MAX_TOKEN {
         Ok(Confirm::Invalid)
     } else {
         let t = token.clone();
         links
-            .desk
             .db
             .read(move |c| newsletter::check_confirm(&mail, c, &t, now))
             .await
     };
-    let p = &links.desk.mail.texts.pages;
+    let p = &links.mail.texts.pages;
     match checked {
         Ok(Confirm::Valid) => {
             let consent = links
-                .desk
                 .mail
-                .fill(&links.desk.mail.texts.newsletter.consent_text, &[]);
+                .fill(&links.mail.texts.newsletter.consent_text, &[]);
             page(
                 &links,
                 StatusCode::OK,
@@ -102,20 +85,19 @@ async fn show_confirm(links: Links, token: String) -> Response {
 
 /// POST /newsletter/confirm/{token}
 async fn confirm(links: Links, token: String) -> Response {
-    let (mail, now) = (links.desk.mail.clone(), links.desk.clock.now());
+    let (mail, now) = (links.mail.clone(), links.clock.now());
     let done = if token.len() > MAX_TOKEN {
         Ok(Confirm::Invalid)
     } else {
         links
-            .desk
             .db
             .write(move |tx| newsletter::confirm(&mail, tx, &token, now))
             .await
     };
-    let p = &links.desk.mail.texts.pages;
+    let p = &links.mail.texts.pages;
     match done {
         Ok(Confirm::Valid) => {
-            links.desk.mail.wake();
+            links.mail.wake();
             page(
                 &links,
                 StatusCode::OK,
@@ -131,18 +113,17 @@ async fn confirm(links: Links, token: String) -> Response {
 
 /// GET /newsletter/unsubscribe/{token}
 async fn show_unsubscribe(links: Links, token: String) -> Response {
-    let mail = links.desk.mail.clone();
+    let mail = links.mail.clone();
     let good = if token.len() > MAX_TOKEN {
         Ok(false)
     } else {
         let t = token.clone();
         links
-            .desk
             .db
             .read(move |c| newsletter::check_unsubscribe(&mail, c, &t))
             .await
     };
-    let p = &links.desk.mail.texts.pages;
+    let p = &links.mail.texts.pages;
     match good {
         Ok(true) => {
             page(
@@ -163,17 +144,16 @@ async fn show_unsubscribe(links: Links, token: String) -> Response {
 
 /// POST /newsletter/unsubscribe/{token}: the page's button, or one-click (RFC 8058).
 async fn unsubscribe(links: Links, token: String) -> Response {
-    let (mail, now) = (links.desk.mail.clone(), links.desk.clock.now());
+    let (mail, now) = (links.mail.clone(), links.clock.now());
     let done = if token.len() > MAX_TOKEN {
         Ok(false)
     } else {
         links
-            .desk
             .db
             .write(move |tx| newsletter::unsubscribe(&mail, tx, &token, now))
             .await
     };
-    let p = &links.desk.mail.texts.pages;
+    let p = &links.mail.texts.pages;
     match done {
         Ok(true) => {
             page(
@@ -195,7 +175,7 @@ async fn link_problem(
     links: &Links,
     expired: Result<bool, crate::store::error::Error>,
 ) -> Response {
-    let p = &links.desk.mail.texts.pages;
+    let p = &links.mail.texts.pages;
     match expired {
         Ok(true) => {
             page(
@@ -217,9 +197,7 @@ async fn link_problem(
             )
             .await
         }
-        Err(e) => {
-            super::notice::failed(&links.desk.mail, &links.dist, "a newsletter link", &e).await
-        }
+        Err(e) => super::notice::failed(&links.mail, &links.dist, "a newsletter link", &e).await,
     }
 }
 
@@ -231,13 +209,5 @@ async fn page(
     paragraphs: &[&str],
     button: Option<(&str, &str)>,
 ) -> Response {
-    super::notice::page(
-        &links.desk.mail,
-        &links.dist,
-        status,
-        title,
-        paragraphs,
-        button,
-    )
-    .await
+    super::notice::page(&links.mail, &links.dist, status, title, paragraphs, button).await
 }

@@ -1,14 +1,27 @@
 //! The pages the server draws in the site's own layout (the generator's notice shell) from
 //! the links in its mail: the newsletter's confirm and unsubscribe pages, a monthly gift's
-//! cancel page.
+//! cancel page, a donor's sign-out page.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use generator::notices;
 use warp::http::{HeaderValue, StatusCode, header};
 use warp::reply::Response;
 
+use crate::domain::clock::Clock;
 use crate::domain::mail::Mail;
+use crate::store::db::Db;
+
+/// What the pages a mailed link opens need, and all they get: the database, the time, the
+/// mail (its texts, its tokens, its queue) and the built site whose shell they are drawn in.
+#[derive(Clone)]
+pub struct Links {
+    pub db: Db,
+    pub clock: Arc<Clock>,
+    pub mail: Arc<Mail>,
+    pub dist: Arc<PathBuf>,
+}
 
 /// Used when the built site has no notice shell (a broken deploy): the words still reach the
 /// visitor, without the site around them.

@@ -5,37 +5,25 @@
 //! works until the plan ends; after that it says the gift has ended.
 
 use std::net::IpAddr;
-use std::path::PathBuf;
-use std::sync::Arc;
 
 use warp::Filter;
 use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
 use warp::reply::Response;
 
+use super::notice::Links;
 use crate::domain::audit::{self, Action};
 use crate::domain::donations::monthly::{self, CanceledBy, Plan, Status, day};
 use crate::domain::donations::notices::monthly::{self as plan_notices, Notice};
 use crate::domain::donations::notices::receipt::usd;
 use crate::domain::mail::tokens::Tokens;
 use crate::http::filters::client_ip;
-use crate::state::{AppState, Desk};
+use crate::http::proxy::ProxyTrust;
 
 /// A cancel token is an id and 32 hex digits; anything much longer is not one.
 const MAX_TOKEN: usize = 100;
 
-#[derive(Clone)]
-struct Links {
-    desk: Desk,
-    dist: Arc<PathBuf>,
-}
-
-pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    let trust_proxy = state.config.trust_proxy.clone();
-    let links = Links {
-        desk: state.desk(),
-        dist: Arc::new(state.config.dist_dir.clone()),
-    };
+pub fn routes(links: Links, trust_proxy: ProxyTrust) -> BoxedFilter<(Response,)> {
     let show = warp::path!("donate" / "monthly" / "cancel" / String)
         .and(warp::get())
         .then({
@@ -68,10 +56,9 @@ fn plan_of(
 
 /// GET: the plan, and the one button.
 async fn show(links: Links, token: String) -> Response {
-    let mail = links.desk.mail.clone();
+    let mail = links.mail.clone();
     let t = token.clone();
     let found = links
-        .desk
         .db
         .read(move |c| {
             let Some(plan) = plan_of(c, &mail.tokens, &t)? else {
@@ -81,16 +68,14 @@ async fn show(links: Links, token: String) -> Response {
             Ok(Some((plan, next)))
         })
         .await;
-    let m = &links.desk.mail.texts.monthly;
+    let m = &links.mail.texts.monthly;
     match found {
         Ok(Some((plan, _))) if plan.status.ended() => ended(&links).await,
         Ok(Some((plan, next))) => {
             let amount = usd(plan.amount_cents);
-            let next_day = next
-                .map(|at| day(at, &links.desk.mail.tz))
-                .unwrap_or_default();
+            let next_day = next.map(|at| day(at, &links.mail.tz)).unwrap_or_default();
             let values = [("amount", amount.as_str()), ("nextDate", next_day.as_str())];
-            let fill = |t: &str| links.desk.mail.fill(t, &values);
+            let fill = |t: &str| links.mail.fill(t, &values);
             let mut paragraphs = vec![fill(&m.cancel_intro)];
             if next.is_some() {
                 paragraphs.push(fill(&m.cancel_next));
@@ -119,9 +104,8 @@ enum Done {
 
 /// POST: cancels at once.
 async fn cancel(links: Links, token: String, ip: IpAddr) -> Response {
-    let (mail, now) = (links.desk.mail.clone(), links.desk.clock.now());
+    let (mail, now) = (links.mail.clone(), links.clock.now());
     let done = links
-        .desk
         .db
         .write(move |tx| {
             let Some(plan) = plan_of(tx, &mail.tokens, &token)? else {
@@ -142,10 +126,10 @@ async fn cancel(links: Links, token: String, ip: IpAddr) -> Response {
             Ok(Done::Canceled)
         })
         .await;
-    let m = &links.desk.mail.texts.monthly;
+    let m = &links.mail.texts.monthly;
     match done {
         Ok(Done::Canceled) => {
-            links.desk.mail.wake();
+            links.mail.wake();
             tracing::info!("a monthly gift was canceled by its donor");
             page(
                 &links,
@@ -163,7 +147,7 @@ async fn cancel(links: Links, token: String, ip: IpAddr) -> Response {
 }
 
 async fn ended(links: &Links) -> Response {
-    let m = &links.desk.mail.texts.monthly;
+    let m = &links.mail.texts.monthly;
     page(
         links,
         StatusCode::GONE,
@@ -175,7 +159,7 @@ async fn ended(links: &Links) -> Response {
 }
 
 async fn invalid(links: &Links) -> Response {
-    let p = &links.desk.mail.texts.pages;
+    let p = &links.mail.texts.pages;
     page(
         links,
         StatusCode::NOT_FOUND,
@@ -187,13 +171,7 @@ async fn invalid(links: &Links) -> Response {
 }
 
 async fn failed(links: &Links, e: crate::store::error::Error) -> Response {
-    super::notice::failed(
-        &links.desk.mail,
-        &links.dist,
-        "a monthly gift's cancel link",
-        &e,
-    )
-    .await
+    super::notice::failed(&links.mail, &links.dist, "a monthly gift's cancel link", &e).await
 }
 
 async fn page(
@@ -203,13 +181,5 @@ async fn page(
     paragraphs: &[&str],
     button: Option<(&str, &str)>,
 ) -> Response {
-    super::notice::page(
-        &links.desk.mail,
-        &links.dist,
-        status,
-        title,
-        paragraphs,
-        button,
-    )
-    .await
+    super::notice::page(&links.mail, &links.dist, status, title, paragraphs, button).await
 }

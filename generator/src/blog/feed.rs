@@ -3,7 +3,7 @@
 //! so its links and images are made absolute ([`absolute_links`]).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use anyhow::{Result, anyhow};
 use lol_html::{RewriteStrSettings, element, rewrite_str};
@@ -32,20 +32,6 @@ struct Entry<'a> {
     content: &'a str,
 }
 
-/// The feed's entries as last rendered, by post: the content they were made from and the
-/// result. Each publish renders the feed again, and cleaning 20 posts' content and making
-/// their links absolute was most of a publish's work; a post's entry depends only on its
-/// content and the site's settings, which a [`Site`] never changes (and uploaded images
-/// are named by their bytes), so an unchanged post's entry is reused.
-#[derive(Debug, Default)]
-pub struct FeedEntries(Mutex<HashMap<i64, (String, Arc<String>)>>);
-
-impl FeedEntries {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<i64, (String, Arc<String>)>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
 /// The feed.
 pub(super) fn render(site: &Site, blog: &Blog) -> Result<String> {
     let inputs = site.inputs();
@@ -56,6 +42,10 @@ pub(super) fn render(site: &Site, blog: &Blog) -> Result<String> {
         .map(|p| p.updated_at.as_str())
         .max()
         .unwrap_or(EMPTY_UPDATED);
+    // Cleaning 20 posts' content and making their links absolute was most of a publish's
+    // work; a post's entry depends only on its content and the site's settings, which a
+    // [`Site`] never changes (and uploaded images are named by their bytes), so an unchanged
+    // post's entry is reused.
     let contents = {
         let mut cached = site.feed_entries.lock();
         let mut kept = HashMap::with_capacity(newest.len());

@@ -33,7 +33,6 @@ mod sitemap;
 pub mod store;
 
 pub use changes::{Changes, changes, referenced_uploads, sync, write_all};
-pub use feed::FeedEntries;
 pub use post::{content_html, display_date, plain_text, preview_html};
 pub use store::{Post, PublicPost};
 

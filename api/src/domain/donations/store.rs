@@ -207,6 +207,20 @@ pub fn gift(conn: &Connection, id: i64) -> rusqlite::Result<Option<Gift>> {
     .optional()
 }
 
+/// SQL for the aggregate as of gift `d` (a `donations d` row), in cents: each of the donor's
+/// completed gifts of that year up to and including it, less what went back of it in that
+/// year before `d` (a refund is never dated before its own gift, so only gifts up to `d` can
+/// have one).
+pub fn aggregate_sql() -> String {
+    format!(
+        "(SELECT COALESCE(SUM(h.amount_cents - {refunded}), 0) FROM donations h \
+          WHERE h.donor_email = d.donor_email AND h.contribution_year = d.contribution_year \
+            AND h.status = 'completed' \
+            AND (h.created_at < d.created_at OR (h.created_at = d.created_at AND h.id <= d.id)))",
+        refunded = refunded_before("h", "d")
+    )
+}
+
 /// A row of the donations export: the gift, and what the treasurer's FEC report (Schedule
 /// A) needs beside it.
 #[derive(Debug, Clone)]
@@ -216,7 +230,7 @@ pub struct ExportRow {
     pub last_name: String,
     pub year: i64,
     /// The donor's year-to-date aggregate as of the gift, in cents
-    /// ([`super::fec::schedules::aggregate_sql`]).
+    /// ([`aggregate_sql`]).
     pub aggregate: i64,
 }
 
@@ -226,7 +240,7 @@ pub fn export_rows(conn: &Connection) -> rusqlite::Result<Vec<ExportRow>> {
         "SELECT {}, d.donor_first_name, d.donor_last_name, d.contribution_year, {} \
          FROM donations d ORDER BY d.created_at DESC, d.id DESC",
         gift_columns(),
-        super::fec::schedules::aggregate_sql()
+        aggregate_sql()
     );
     let mut stmt = conn.prepare(&sql)?;
     let n = GIFT_COLUMNS;

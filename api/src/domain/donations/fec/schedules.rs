@@ -20,20 +20,6 @@ use super::{INFORMATION_REQUESTED, Person, Stored, amount, date, text};
 use crate::domain::clock::sql_time;
 use crate::domain::donations::store::{self, COUNTED};
 
-/// SQL for the aggregate as of gift `d` (a `donations d` row), in cents: each of the donor's
-/// completed gifts of that year up to and including it, less what went back of it in that
-/// year before `d` (a refund is never dated before its own gift, so only gifts up to `d` can
-/// have one).
-pub fn aggregate_sql() -> String {
-    format!(
-        "(SELECT COALESCE(SUM(h.amount_cents - {refunded}), 0) FROM donations h \
-          WHERE h.donor_email = d.donor_email AND h.contribution_year = d.contribution_year \
-            AND h.status = 'completed' \
-            AND (h.created_at < d.created_at OR (h.created_at = d.created_at AND h.id <= d.id)))",
-        refunded = store::refunded_before("h", "d")
-    )
-}
-
 /// Days of the party's calendar, both ends included.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Range {
@@ -124,7 +110,7 @@ pub fn contributions(
          FROM donations d \
          WHERE d.status = 'completed' AND d.created_at >= ?1 AND d.created_at < ?2 \
          ORDER BY d.created_at, d.id",
-        aggregate = aggregate_sql(),
+        aggregate = store::aggregate_sql(),
         refunded = store::refunded_counted("d"),
     ))?;
     let rows = stmt
@@ -222,7 +208,7 @@ pub fn refunds(
          FROM donation_refunds r JOIN donations d ON d.id = r.donation_id \
          WHERE r.status IN {COUNTED} AND r.refunded_at >= ?1 AND r.refunded_at < ?2 \
          ORDER BY r.refunded_at, r.id",
-        aggregate = aggregate_sql()
+        aggregate = store::aggregate_sql()
     ))?;
     stmt.query_map(params![start, end], |r| {
         let stored: Vec<String> = (5..12)
