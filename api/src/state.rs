@@ -9,6 +9,7 @@ use generator::content::{Home, TextConsent};
 use crate::config::Config;
 use crate::domain::auth::Auth;
 use crate::domain::clock::Clock;
+use crate::domain::donations::Ledger;
 use crate::domain::donations::donor_pass::DonorPasses;
 use crate::domain::donations::limit_refunds::LimitRefunder;
 use crate::domain::donations::monthly::charge::Charger;
@@ -70,20 +71,6 @@ pub struct Desk {
     pub db: Db,
     pub clock: Arc<Clock>,
     pub mail: Arc<Mail>,
-}
-
-/// What the money routes use (donations, refunds, Stripe's events): the [`Desk`]'s parts,
-/// the party's settings (limits, time zone, committee) and the card processor.
-#[derive(Clone)]
-pub struct Ledger {
-    pub db: Db,
-    pub clock: Arc<Clock>,
-    pub mail: Arc<Mail>,
-    pub site: Arc<SiteConfig>,
-    /// `None` when no Stripe keys are configured.
-    pub payments: Option<Arc<Payments>>,
-    /// Makes the refunds of what passed the year's limit (wake it after a completion).
-    pub refunder: LimitRefunder,
 }
 
 impl AppState {

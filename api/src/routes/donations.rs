@@ -20,15 +20,14 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use crate::domain::donations;
+use crate::domain::donations::Ledger;
 use crate::domain::donations::donor_pass::{self, DonorPasses};
-use crate::domain::donations::monthly;
-use crate::domain::donations::store;
-use crate::domain::donations::stripe::{NewIntent, Paid, SaveCard};
+use crate::domain::donations::setup::{self, SetUpError};
 use crate::http::error::ApiError;
 use crate::http::filters::{client_ip, json_body, same_origin};
 use crate::http::rate_limit::{DONATION_WINDOW, DonationLimiter};
 use crate::http::redact::email as masked;
-use crate::state::{AppState, Ledger};
+use crate::state::AppState;
 
 /// A donation body is a few hundred bytes; this leaves room for long addresses in any script.
 const BODY_LIMIT: u64 = 16 * 1024;
@@ -241,90 +240,16 @@ async fn pass(gifts: Gifts, ip: IpAddr, body: Value) -> Result<Response, Rejecti
     let Some((gift, _)) = ticket else {
         return Err(ApiError::BadRequest("This receipt is not valid.".into()).into());
     };
-    let row = gifts
-        .ledger
-        .db
-        .read(move |c| store::status_and_intent(c, gift))
-        .await?;
-    let paid = match (row, &gifts.ledger.payments) {
-        (Some((status, _)), _) if status == "completed" => true,
-        // The webhook may not have arrived yet: ask Stripe.
-        (Some((status, Some(intent))), Some(payments)) if status != "canceled" => {
-            match payments.paid(&intent).await {
-                Ok(Paid::Succeeded {
-                    amount_cents,
-                    currency,
-                    payment_method,
-                }) => {
-                    let paid = (intent, amount_cents, currency, payment_method);
-                    complete_on_return(&gifts, gift, paid).await?
-                }
-                // Still going through (a bank debit): not paid until it is.
-                Ok(Paid::Processing | Paid::No) => false,
-                Err(e) => {
-                    tracing::warn!(donation = gift, error = %e, "could not ask Stripe about a payment");
-                    false
-                }
-            }
-        }
-        _ => false,
-    };
+    let paid = setup::paid_on_return(&gifts.ledger, gift).await?;
     if !paid {
         return Err(ApiError::Conflict("The payment has not gone through yet.".into()).into());
     }
     Ok(warp::reply::json(&json!({ "paid": true })).into_response())
 }
 
-/// The donor came back from Stripe, which says the gift is paid, before its webhook: the
-/// gift is completed (and its receipt queued) now, as the webhook would; the webhook then
-/// finds it completed and changes nothing, so the receipt goes out once either way.
-async fn complete_on_return(
-    gifts: &Gifts,
-    gift: i64,
-    (intent, amount_cents, currency, payment_method): (String, i64, String, Option<String>),
-) -> Result<bool, ApiError> {
-    let (mail, now) = (gifts.ledger.mail.clone(), gifts.ledger.clock.now());
-    let tz = gifts.ledger.site.tz();
-    let done = gifts
-        .ledger
-        .db
-        .write(move |c| {
-            if !donations::complete_paid(c, gift, &intent, amount_cents, &currency)? {
-                // Completed meanwhile (its event), or not this amount: what it is now says.
-                return Ok((store::is_completed(c, gift)?, None));
-            }
-            let followed = crate::domain::donations::completion::completed(
-                &mail,
-                c,
-                gift,
-                payment_method.as_deref(),
-                now,
-                &tz,
-            )?;
-            Ok((true, Some(followed)))
-        })
-        .await?;
-    if let (_, Some(followed)) = done {
-        tracing::info!(donation = gift, "donation completed on the donor's return");
-        gifts.ledger.mail.wake();
-        if followed.limit_refund.is_some() {
-            gifts.ledger.refunder.wake();
-        }
-    }
-    Ok(done.0)
-}
-
 /// POST /api/create-payment-intent `{amount, donorInfo, frequency?}` → `{clientSecret,
-/// ticket}`.
-///
-/// The gift is checked, then reserved (a `pending` row), and only then does Stripe hear of
-/// it; a refused gift never reaches Stripe. A browser holding the donor's pass is held to
-/// what the donor gave before, with the spec's sentences; any other is answered from the
-/// request alone, and the limit is held when the payment succeeds.
-///
-/// With `"frequency": "monthly"` the gift starts a plan (pending until this first gift is
-/// paid): the itemisation rules apply to what it will give this calendar year, and Stripe
-/// saves the card to a customer of the plan's for the charges the site makes later.
+/// ticket}`: the gift set up ([`setup::set_up`]), or refused with the spec's sentence.
+/// `"frequency": "monthly"` starts a plan.
 async fn create(
     gifts: Gifts,
     ip: IpAddr,
@@ -345,126 +270,23 @@ async fn create(
         .into());
     }
     let now = gifts.ledger.clock.now();
-    let year = donations::year_at(&gifts.ledger.site, now);
-    let limits = gifts.ledger.site.donations.clone();
-    let gift = donation.clone();
-    // The donor's own browser (their pass, of their current epoch) hears what they gave
-    // before; any other gets an answer that depends only on the request.
     let shown = gifts
         .passes
         .pass_epoch(pass.as_deref(), &donation.donor.email, now);
-    let key = gifts
-        .ledger
-        .mail
-        .tokens
-        .key_of(donor_pass::KEY_PURPOSE, &donation.donor.email);
-    let tz = gifts.ledger.site.tz();
-    let later = if donation.monthly {
-        donation.amount_cents * (monthly::charges_this_year(now, &tz) - 1)
-    } else {
-        0
-    };
-    let (reserved, plan) = gifts
-        .ledger
-        .db
-        .write(move |c| {
-            let verified = shown.is_some() && shown == Some(donor_pass::epoch(c, &key)?);
-            let reserved = match donations::reserve(c, &limits, year, &gift, later, now, verified)?
-            {
-                Ok(reserved) => reserved,
-                Err(refused) => return Ok(Err(refused)),
-            };
-            let plan = if gift.monthly {
-                let id =
-                    monthly::create(c, reserved.id, &gift.donor.email, gift.amount_cents, now)?;
-                Some(id)
-            } else {
-                None
-            };
-            Ok(Ok((reserved, plan)))
-        })
-        .await?
-        .map_err(ApiError::from)?;
+    let set_up = setup::set_up(&gifts.ledger, &payments, &donation, shown)
+        .await
+        .map_err(|e| match e {
+            SetUpError::Refused(refused) => ApiError::from(refused),
+            SetUpError::Failed => ApiError::BadGateway(TEXTS.setup_failed.description.into()),
+            SetUpError::Store(e) => ApiError::from(e),
+        })?;
     // A decline of this payment counts against the network that set it up.
-    gifts.limiter.set_up(reserved.id, ip);
-    let email = masked(&donation.donor.email);
-    let failed = |cause: String| {
-        let db = gifts.ledger.db.clone();
-        async move {
-            tracing::error!(donation = reserved.id, %cause, "payment setup failed at Stripe");
-            if let Err(e) = db
-                .write(move |c| donations::set_status(c, reserved.id, "failed"))
-                .await
-            {
-                tracing::error!(donation = reserved.id, error = %e, "could not mark the gift failed");
-            }
-            Rejection::from(ApiError::BadGateway(TEXTS.setup_failed.description.into()))
-        }
-    };
-    let save_card = match plan {
-        None => None,
-        Some(plan_id) => {
-            let customer = payments
-                .create_customer(
-                    &donation.donor.email,
-                    &donation.donor.full_name(),
-                    plan_id,
-                    &format!("plan-customer-{plan_id}-{}", reserved.created_at),
-                )
-                .await;
-            match customer {
-                Ok(customer) => {
-                    let c = customer.clone();
-                    gifts
-                        .ledger
-                        .db
-                        .write(move |tx| monthly::set_customer(tx, plan_id, &c))
-                        .await?;
-                    Some(SaveCard { plan_id, customer })
-                }
-                Err(e) => return Err(failed(e.to_string()).await),
-            }
-        }
-    };
-    let description = if plan.is_some() {
-        format!("Monthly contribution to {}", gifts.ledger.site.name)
-    } else {
-        format!("Contribution to {}", gifts.ledger.site.name)
-    };
-    let intent = payments
-        .create_intent(NewIntent {
-            amount_cents: donation.amount_cents,
-            description,
-            donation_id: reserved.id,
-            // The row and the moment it was made: unique even if the database is recreated.
-            idempotency_key: format!("donation-{}-{}", reserved.id, reserved.created_at),
-            save_card,
-        })
-        .await;
-    let intent = match intent {
-        Ok(intent) => intent,
-        Err(e) => return Err(failed(e.to_string()).await),
-    };
-    let Some(client_secret) = intent.client_secret.clone() else {
-        return Err(failed(format!("intent {} came without a client secret", intent.id)).await);
-    };
-    let intent_id = intent.id.clone();
-    gifts
-        .ledger
-        .db
-        .write(move |c| donations::set_intent(c, reserved.id, &intent_id))
-        .await?;
-    tracing::info!(
-        donation = reserved.id,
-        cents = donation.amount_cents,
-        year,
-        %email,
-        plan,
-        "donation reserved; payment set up"
-    );
-    let ticket = gifts.passes.ticket(reserved.id, &donation.donor.email, now);
+    gifts.limiter.set_up(set_up.donation_id, ip);
+    let ticket = gifts
+        .passes
+        .ticket(set_up.donation_id, &donation.donor.email, now);
     Ok(warp::reply::with_status(
-        warp::reply::json(&json!({ "clientSecret": client_secret, "ticket": ticket })),
+        warp::reply::json(&json!({ "clientSecret": set_up.client_secret, "ticket": ticket })),
         StatusCode::OK,
     )
     .into_response())

@@ -21,6 +21,7 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use crate::domain::clock::sql_time;
+use crate::domain::donations::Ledger;
 use crate::domain::donations::monthly::charge::{self, Charger, Outcome};
 use crate::domain::donations::monthly::{self, Plan, Status};
 use crate::domain::donations::store;
@@ -28,7 +29,7 @@ use crate::domain::mail::tokens::{Confirm, Tokens};
 use crate::http::error::ApiError;
 use crate::http::filters::{client_ip, json_body, same_origin};
 use crate::http::rate_limit::{DONATION_WINDOW, DonationLimiter};
-use crate::state::{AppState, Ledger};
+use crate::state::AppState;
 
 const BODY_LIMIT: u64 = 4 * 1024;
 

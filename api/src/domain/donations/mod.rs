@@ -16,13 +16,17 @@
 //! An unpaid gift expires after [`HOLD`] (the time a donor needs to type a card in): the
 //! sweep marks it `expired` and cancels its payment at Stripe so it can no longer be paid.
 
+use std::sync::Arc;
+
 use generator::config::{DonationRules, SiteConfig};
 use generator::donations::{self, Donation};
 use generator::forms::Invalid;
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::domain::clock::sql_time;
+use crate::domain::clock::{Clock, sql_time};
+use crate::domain::mail::Mail;
+use crate::store::db::Db;
 
 pub mod attention;
 pub mod completion;
@@ -34,8 +38,24 @@ pub mod money_back;
 pub mod monthly;
 pub mod notices;
 pub mod refunds;
+pub mod setup;
+pub mod staff_refund;
 pub mod store;
 pub mod stripe;
+
+/// What the money's sequences use (a set-up, a refund, Stripe's events): the database, the
+/// time, the mail, the party's settings (limits, time zone, committee) and the card processor.
+#[derive(Clone)]
+pub struct Ledger {
+    pub db: Db,
+    pub clock: Arc<Clock>,
+    pub mail: Arc<Mail>,
+    pub site: Arc<SiteConfig>,
+    /// `None` when no Stripe keys are configured.
+    pub payments: Option<Arc<stripe::Payments>>,
+    /// Makes the refunds of what passed the year's limit (wake it after a completion).
+    pub refunder: limit_refunds::LimitRefunder,
+}
 
 /// How long an unpaid gift may still be paid: then the sweep expires it.
 pub const HOLD: SignedDuration = SignedDuration::from_mins(10);

@@ -10,10 +10,11 @@ use warp::{Filter, Rejection};
 use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
+use crate::domain::donations::Ledger;
 use crate::domain::{erasure, sms_consent};
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
-use crate::state::{AppState, Ledger};
+use crate::state::AppState;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

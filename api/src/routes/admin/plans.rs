@@ -12,13 +12,14 @@ use super::downloads;
 use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
+use crate::domain::donations::Ledger;
 use crate::domain::donations::monthly::{self, CanceledBy, listing};
 use crate::domain::donations::notices::monthly::{self as plan_notices, Notice};
 use crate::domain::donations::refunds::staff_reason;
 use crate::domain::export::{Sheet, local_time};
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
-use crate::state::{AppState, Ledger};
+use crate::state::AppState;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let ledger = state.ledger();

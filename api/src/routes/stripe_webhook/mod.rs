@@ -22,10 +22,11 @@ use warp::{Filter, Rejection, Reply};
 
 use std::sync::Arc;
 
+use crate::domain::donations::Ledger;
 use crate::http::error::ApiError;
 use crate::http::filters::limited_body;
 use crate::http::rate_limit::DonationLimiter;
-use crate::state::{AppState, Ledger};
+use crate::state::AppState;
 
 /// Stripe's events are a few kilobytes; a PaymentIntent with everything expanded stays far
 /// below this.

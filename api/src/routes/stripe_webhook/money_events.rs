@@ -9,13 +9,13 @@ use stripe_shared::{Charge, Dispute, Refund};
 
 use super::Meta;
 use crate::domain::donations;
+use crate::domain::donations::Ledger;
 use crate::domain::donations::disputes::{DisputeRecorded, StripeDispute};
 use crate::domain::donations::money_back;
 use crate::domain::donations::refunds::{self, Recorded, StripeRefund};
 use crate::domain::donations::store;
 use crate::domain::donations::stripe::{Payments, refund_of};
 use crate::http::error::ApiError;
-use crate::state::Ledger;
 
 /// Whether event `id` was applied before (read first, to spare Stripe a needless call).
 async fn seen(ledger: &Ledger, id: &str) -> Result<bool, ApiError> {

@@ -4,10 +4,10 @@
 use stripe_shared::PaymentIntent;
 
 use super::Meta;
+use crate::domain::donations::Ledger;
 use crate::domain::donations::{self, Applied, Outcome, PaymentEvent};
 use crate::http::error::ApiError;
 use crate::http::rate_limit::DonationLimiter;
-use crate::state::Ledger;
 
 pub(super) async fn apply(
     ledger: &Ledger,

@@ -6,10 +6,10 @@ use stripe_shared::SetupIntent;
 
 use super::Meta;
 use crate::domain::donations;
+use crate::domain::donations::Ledger;
 use crate::domain::donations::monthly::charge;
 use crate::domain::donations::stripe::setup_of;
 use crate::http::error::ApiError;
-use crate::state::Ledger;
 
 pub(super) async fn saved(
     ledger: &Ledger,

@@ -16,10 +16,11 @@ use super::downloads;
 use super::{dollars, json};
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
+use crate::domain::donations::Ledger;
 use crate::domain::donations::store::{self, Gift, SortBy};
 use crate::domain::export::{self, Sheet};
 use crate::http::error::ApiError;
-use crate::state::{AppState, Ledger};
+use crate::state::AppState;
 
 /// How the list is ordered: `?sortBy=name|amount|date&sortOrder=asc|desc`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

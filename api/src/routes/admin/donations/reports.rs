@@ -20,12 +20,13 @@ use super::super::downloads;
 use super::super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
+use crate::domain::donations::Ledger;
 use crate::domain::donations::attention;
 use crate::domain::donations::fec::schedules::{self, Range};
 use crate::domain::donations::fec::{self, SA_FIELDS, SB_FIELDS};
 use crate::domain::export::{self, Sheet};
 use crate::http::error::ApiError;
-use crate::state::{AppState, Ledger};
+use crate::state::AppState;
 
 /// What the reports read: the gifts, the party's rules and time zone, the committee's FEC id.
 #[derive(Clone)]
