@@ -9,7 +9,7 @@ mod downloads;
 mod editor_rules;
 mod erasure;
 mod mail;
-mod plans;
+mod monthly;
 mod session;
 mod sms_opt_outs;
 mod submissions;
@@ -41,7 +41,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .unify()
         .or(mail::routes(state.clone()))
         .unify()
-        .or(plans::routes(state.clone()))
+        .or(monthly::routes(state.clone()))
         .unify()
         .or(test_clock::routes(state.clone()))
         .unify()

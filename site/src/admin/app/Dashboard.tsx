@@ -9,13 +9,13 @@ import { DonationsTab } from '../features/donations/DonationsTab';
 import { useDonations } from '../features/donations/useDonations';
 import { ErasePerson } from '../features/erasure/ErasePerson';
 import { MailFailures } from '../features/mail/MailFailures';
-import { plansQuery } from '../features/recurring/api';
-import { RecurringTab } from '../features/recurring/RecurringTab';
+import { plansQuery } from '../features/monthly/api';
+import { MonthlyTab } from '../features/monthly/MonthlyTab';
 import { contactList, newsletterList, volunteerList } from '../features/submissions/lists';
 import { SubmissionsTab } from '../features/submissions/SubmissionsTab';
 import { logout } from './session';
 
-const TABS = ['contacts', 'volunteers', 'donations', 'recurring', 'newsletter', 'blogs'] as const;
+const TABS = ['contacts', 'volunteers', 'donations', 'monthly', 'newsletter', 'blogs'] as const;
 type Tab = (typeof TABS)[number];
 
 function isTab(value: string | null): value is Tab {
@@ -39,14 +39,14 @@ export function Dashboard() {
     volunteers: useQuery(volunteerList.resource.query()).data?.length,
     newsletter: useQuery(newsletterList.resource.query()).data?.length,
     blogs: useQuery(blogsQuery()).data?.length,
-    recurring: useQuery(plansQuery()).data?.length,
+    monthly: useQuery(plansQuery()).data?.length,
   };
   const donations = useDonations();
   const panels: { value: Tab; label: string; count: number | undefined; content: ReactNode }[] = [
     { value: 'contacts', label: 'Contacts', count: counts.contacts, content: <SubmissionsTab list={contactList} /> },
     { value: 'volunteers', label: 'Volunteers', count: counts.volunteers, content: <SubmissionsTab list={volunteerList} /> },
     { value: 'donations', label: 'Donations', count: donations.query.data?.length, content: <DonationsTab {...donations} /> },
-    { value: 'recurring', label: 'Recurring', count: counts.recurring, content: <RecurringTab /> },
+    { value: 'monthly', label: 'Recurring', count: counts.monthly, content: <MonthlyTab /> },
     { value: 'newsletter', label: 'Newsletter', count: counts.newsletter, content: <SubmissionsTab list={newsletterList} /> },
     { value: 'blogs', label: 'Blogs', count: counts.blogs, content: <BlogsTab /> },
   ];

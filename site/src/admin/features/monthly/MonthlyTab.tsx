@@ -28,7 +28,7 @@ const BADGE: Record<Plan['status'], string> = {
   canceled: 'bg-slate-200 text-ink',
 };
 
-export function RecurringTab() {
+export function MonthlyTab() {
   const query = useQuery(plansQuery());
   return (
     <>
