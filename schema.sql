@@ -20,7 +20,9 @@ CREATE TABLE newsletter_signups (
     confirm_mails_day TEXT,
     confirm_mails_sent INTEGER NOT NULL DEFAULT 0,
     -- The phone in E.164 form, what consent to texts is matched on.
-    phone_e164 TEXT
+    phone_e164 TEXT,
+    -- The address's row in supporter_emails (its person).
+    email_id INTEGER REFERENCES supporter_emails (id)
 );
 
 CREATE TABLE contact_messages (
@@ -29,7 +31,8 @@ CREATE TABLE contact_messages (
     email TEXT NOT NULL,
     subject TEXT NOT NULL,
     message TEXT NOT NULL,
-    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    email_id INTEGER REFERENCES supporter_emails (id)
 );
 
 CREATE TABLE volunteer_signups (
@@ -40,7 +43,8 @@ CREATE TABLE volunteer_signups (
     zip_code TEXT NOT NULL,
     interests TEXT,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    phone_e164 TEXT
+    phone_e164 TEXT,
+    email_id INTEGER REFERENCES supporter_emails (id)
 );
 
 CREATE INDEX newsletter_signups_phone ON newsletter_signups (phone_e164);
@@ -126,7 +130,10 @@ CREATE TABLE donations (
     plan_id INTEGER REFERENCES donation_plans (id),
     plan_charge INTEGER,
     -- When the donor was asked after the gift for occupation and employer (best efforts).
-    info_requested_at TEXT
+    info_requested_at TEXT,
+    email_id INTEGER REFERENCES supporter_emails (id),
+    -- Who gave it, as the FEC counts people; set when it is paid.
+    contributor_id INTEGER REFERENCES contributors (id)
 );
 
 CREATE UNIQUE INDEX donations_receipt_number ON donations (receipt_number);
@@ -165,7 +172,8 @@ CREATE TABLE donation_plans (
     canceled_by TEXT CHECK (canceled_by IN ('donor', 'staff')),
     cancel_reason TEXT,
     created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
+    updated_at TEXT NOT NULL,
+    email_id INTEGER REFERENCES supporter_emails (id)
 );
 
 CREATE INDEX donation_plans_due ON donation_plans (status, next_attempt_at);
@@ -337,3 +345,78 @@ CREATE TABLE confirm_mail_counts (
     sent INTEGER NOT NULL CHECK (sent > 0),
     PRIMARY KEY (mailbox_key, period)
 ) WITHOUT ROWID;
+
+-- People (api/migrations/V11__people.sql says why there are two identities).
+-- merged_into is set while a supporter's addresses are merged into another's
+-- (supporter_merges); a supporter_emails address is trimmed and lower case (Unicode, as Rust
+-- has it).
+CREATE TABLE supporters (
+    id INTEGER PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    merged_into INTEGER REFERENCES supporters (id)
+);
+
+CREATE TABLE supporter_emails (
+    id INTEGER PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE,
+    supporter_id INTEGER NOT NULL REFERENCES supporters (id),
+    created_at TEXT NOT NULL
+);
+
+CREATE INDEX supporter_emails_by_supporter ON supporter_emails (supporter_id);
+
+-- A merge moves `from`'s addresses (email_ids, a JSON array) to `into`; undoing it moves
+-- exactly those back. Nothing else changes, so consent (per address, per number) stays as
+-- it was.
+CREATE TABLE supporter_merges (
+    id INTEGER PRIMARY KEY,
+    into_id INTEGER NOT NULL REFERENCES supporters (id),
+    from_id INTEGER NOT NULL REFERENCES supporters (id),
+    email_ids TEXT NOT NULL,
+    merged_at TEXT NOT NULL,
+    undone_at TEXT
+);
+
+CREATE INDEX supporter_merges_by_into ON supporter_merges (into_id);
+CREATE INDEX supporter_merges_by_from ON supporter_merges (from_id);
+
+CREATE TABLE contributors (
+    id INTEGER PRIMARY KEY,
+    name_key TEXT NOT NULL,
+    street_key TEXT NOT NULL,
+    zip5 TEXT NOT NULL,
+    root_id INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    UNIQUE (name_key, street_key, zip5)
+);
+
+CREATE INDEX contributors_by_root ON contributors (root_id);
+CREATE INDEX contributors_by_street ON contributors (street_key, zip5);
+
+-- Contributors who may be one person ("Jon Smith" and "Jonathan Smith" at one address):
+-- never combined by the server. The treasurer says 'same' (combined) or 'different'
+-- (hidden from the list).
+CREATE TABLE contributor_matches (
+    a INTEGER NOT NULL REFERENCES contributors (id),
+    b INTEGER NOT NULL REFERENCES contributors (id),
+    why TEXT NOT NULL,
+    found_at TEXT NOT NULL,
+    decision TEXT CHECK (decision IN ('same', 'different')),
+    decided_at TEXT,
+    PRIMARY KEY (a, b),
+    CHECK (a < b)
+) WITHOUT ROWID;
+
+-- Addresses a person asked to have forgotten, as keyed hashes: no list mail goes to them
+-- until they sign up again and confirm.
+CREATE TABLE suppressed_emails (
+    email_key TEXT PRIMARY KEY,
+    suppressed_at TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE INDEX newsletter_signups_by_email_id ON newsletter_signups (email_id);
+CREATE INDEX contact_messages_by_email_id ON contact_messages (email_id);
+CREATE INDEX volunteer_signups_by_email_id ON volunteer_signups (email_id);
+CREATE INDEX donations_by_email_id ON donations (email_id);
+CREATE INDEX donation_plans_by_email_id ON donation_plans (email_id);
+CREATE INDEX donations_by_contributor ON donations (contributor_id, contribution_year, status);

@@ -94,6 +94,22 @@ async fn serve() -> anyhow::Result<()> {
         .with_context(|| format!("Failed to listen on {}:{}", config.bind, config.port))?;
     let state = AppState::new(config, db)?;
 
+    // Rows stored before people were known (or that a crash left unlinked) get their
+    // supporter and contributor before anything counts them.
+    let now = state.clock.now();
+    let filled = state
+        .db
+        .write(move |tx| api::domain::directory::fill_in(tx, now))
+        .await
+        .context("Failed to link submissions to people")?;
+    if filled != api::domain::directory::FilledIn::default() {
+        tracing::info!(
+            linked = filled.linked,
+            contributors = filled.contributors,
+            "people back-filled"
+        );
+    }
+
     // Every background loop: listed in api/src/workers.rs.
     api::workers::start(&state)?;
 

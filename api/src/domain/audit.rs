@@ -43,6 +43,12 @@ pub enum Action {
     Dispute,
     /// A monthly gift was canceled: by its donor (from their link) or by staff.
     CancelPlan,
+    /// Staff merged one supporter into another.
+    Merge,
+    /// Staff undid a merge.
+    Unmerge,
+    /// The treasurer decided whether two contributors are one person.
+    DecideMatch,
 }
 
 impl Action {
@@ -67,6 +73,9 @@ impl Action {
             Action::Refund => "refund",
             Action::Dispute => "dispute",
             Action::CancelPlan => "cancel_plan",
+            Action::Merge => "merge",
+            Action::Unmerge => "unmerge",
+            Action::DecideMatch => "decide_match",
         }
     }
 }

@@ -43,6 +43,18 @@ pub struct Erased {
 }
 
 impl Erased {
+    /// Adds what erasing another of the person's addresses did.
+    pub fn add(&mut self, other: Erased) {
+        self.contacts += other.contacts;
+        self.volunteers += other.volunteers;
+        self.newsletters += other.newsletters;
+        self.donations_redacted += other.donations_redacted;
+        self.donations_kept += other.donations_kept;
+        self.donations_in_progress += other.donations_in_progress;
+        self.mail.extend(other.mail);
+        self.stripe_customers.extend(other.stripe_customers);
+    }
+
     pub fn is_empty(&self) -> bool {
         *self == Erased::default()
     }
@@ -84,12 +96,19 @@ fn each(tx: &Connection, sql: &str, ids: &[i64]) -> rusqlite::Result<usize> {
     Ok(changed)
 }
 
-/// Erases `email` (any case); call inside one write. `phone_key` keys a number whose stop
-/// must outlive its records (see `sms_consent::erase`).
+/// The keyed hashes erasure leaves behind instead of what it erases.
+pub struct Keys<'a> {
+    /// Keys a number whose stop must outlive its records (see `sms_consent::erase`).
+    pub phone: &'a dyn Fn(&str) -> String,
+    /// Keys an address for the suppression list (`people::forget`).
+    pub email: &'a dyn Fn(&str) -> String,
+}
+
+/// Erases `email` (any case); call inside one write.
 pub fn erase(
     tx: &Connection,
     email: &str,
-    phone_key: &dyn Fn(&str) -> String,
+    keys: &Keys,
     now: Timestamp,
 ) -> rusqlite::Result<Erased> {
     let email = fold(email);
@@ -113,7 +132,7 @@ pub fn erase(
             }
         }
     }
-    super::sms_consent::erase(tx, &email, &phones, phone_key, now)?;
+    super::sms_consent::erase(tx, &email, &phones, keys.phone, now)?;
     // A person who asked to be forgotten is never charged again, and their plans keep no
     // trace of them (the gifts they made stay, as the law requires).
     let mut stripe_customers = Vec::new();
@@ -171,6 +190,8 @@ pub fn erase(
             donations_redacted += stmt.execute(params![id, at])?;
         }
     }
+    // The person's record goes; the gifts the law keeps keep their FEC fields, unlinked.
+    super::people::forget(tx, &email, &(keys.email)(&email), now)?;
     let count = |status: &str| -> rusqlite::Result<usize> {
         let mut stmt = tx.prepare("SELECT status = ?2 FROM donations WHERE id = ?1")?;
         let mut n = 0;
@@ -243,7 +264,15 @@ mod tests {
                             (4000, 'Ann Lee', 'ann@example.org', '1 Main St', 'Springfield', 'IL', '62701', 'failed'),
                             (4100, 'Ann Lee', 'ann@example.org', '1 Main St', 'Springfield', 'IL', '62701', 'pending');",
                 )?;
-                erase(tx, " ANN@example.org ", &|p: &str| format!("key:{p}"), now)
+                erase(
+                    tx,
+                    " ANN@example.org ",
+                    &Keys {
+                        phone: &|p: &str| format!("key:{p}"),
+                        email: &|e: &str| format!("key:{e}"),
+                    },
+                    now,
+                )
             })
             .await
             .unwrap();

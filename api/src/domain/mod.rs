@@ -5,10 +5,12 @@
 pub mod audit;
 pub mod auth;
 pub mod clock;
+pub mod directory;
 pub mod donations;
 pub mod erasure;
 pub mod export;
 pub mod mail;
+pub mod people;
 pub mod rebuild;
 pub mod schedule;
 pub mod sms_consent;

@@ -7,6 +7,7 @@ use warp::reply::Response;
 
 use super::submission::{Gate, Submitter, form_route};
 use crate::domain::mail::staff_alert;
+use crate::domain::people;
 use crate::http::error::ApiError;
 use crate::state::{AppState, Desk};
 
@@ -28,9 +29,9 @@ async fn send(desk: Desk, v: Values, _from: Submitter) -> Result<bool, ApiError>
         .db
         .write(move |tx| {
             let id: i64 = tx.query_row(
-                "INSERT INTO contact_messages (name, email, subject, message) VALUES (?1, ?2, ?3, ?4) \
-                 RETURNING id",
-                params![row.0, row.1, row.2, row.3],
+                "INSERT INTO contact_messages (name, email, subject, message, email_id) \
+                 VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+                params![row.0, row.1, row.2, row.3, people::link(tx, &row.1, now)?],
                 |r| r.get(0),
             )?;
             let contact = staff_alert::Contact {

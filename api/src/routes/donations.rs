@@ -162,7 +162,7 @@ async fn summary(
             if shown.is_none() || shown != Some(donor_pass::epoch(c, &key)?) {
                 return Ok(None);
             }
-            donations::totals(c, &lookup, year, now).map(Some)
+            donations::summary(c, &lookup, year, now)
         })
         .await?;
     let Some(totals) = totals else {

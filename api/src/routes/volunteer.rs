@@ -7,6 +7,7 @@ use warp::reply::Response;
 
 use super::submission::{Gate, Submitter, form_route};
 use crate::domain::mail::staff_alert;
+use crate::domain::people;
 use crate::http::error::ApiError;
 use crate::state::{AppState, Desk};
 
@@ -32,9 +33,17 @@ async fn sign_up(desk: Desk, v: Values, _from: Submitter) -> Result<bool, ApiErr
         .db
         .write(move |tx| {
             let id: i64 = tx.query_row(
-                "INSERT INTO volunteer_signups (name, email, phone, zip_code, interests, phone_e164) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
-                params![name, email, phone, zip, interests, phone.as_deref().and_then(forms::e164)],
+                "INSERT INTO volunteer_signups (name, email, phone, zip_code, interests, phone_e164, email_id) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+                params![
+                    name,
+                    email,
+                    phone,
+                    zip,
+                    interests,
+                    phone.as_deref().and_then(forms::e164),
+                    people::link(tx, &email, now)?
+                ],
                 |r| r.get(0),
             )?;
             let volunteer = staff_alert::Volunteer {

@@ -14,7 +14,7 @@ use super::store;
 /// Days the committee has to cure an excessive contribution (11 CFR 103.3(b)(3)).
 pub const CURE_DAYS: i64 = 60;
 
-/// One donor over one year's limit.
+/// One contributor over one year's limit (named as on the gift that took them over).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OverLimit {
@@ -33,7 +33,8 @@ pub struct OverLimit {
     pub days_left: i64,
 }
 
-/// Every donor whose completed gifts in a year, less what was refunded of them (at any time:
+/// Every contributor (the FEC's individual, `donations::contributors`: from any address, and
+/// after the treasurer combined two) whose completed gifts in a year, less what was refunded of them (at any time:
 /// a refund early next year still cures this year's excess), exceed that year's limit.
 pub fn over_limit(
     conn: &Connection,
@@ -42,13 +43,14 @@ pub fn over_limit(
     now: Timestamp,
 ) -> rusqlite::Result<Vec<OverLimit>> {
     let mut stmt = conn.prepare(&format!(
-        "SELECT d.donor_email, d.contribution_year, d.donor_name, d.created_at, \
-                d.amount_cents - {refunded} \
-         FROM donations d \
-         WHERE d.status = 'completed' AND d.donor_email != '' AND (d.donor_email, d.contribution_year) IN ( \
-             SELECT donor_email, contribution_year FROM donations WHERE status = 'completed' \
-             GROUP BY donor_email, contribution_year HAVING SUM(amount_cents) > ?1) \
-         ORDER BY d.donor_email, d.contribution_year, d.created_at, d.id",
+        "SELECT c.root_id, d.contribution_year, d.donor_name, d.created_at, \
+                d.amount_cents - {refunded}, d.donor_email \
+         FROM donations d JOIN contributors c ON c.id = d.contributor_id \
+         WHERE d.status = 'completed' AND (c.root_id, d.contribution_year) IN ( \
+             SELECT k.root_id, g.contribution_year FROM donations g \
+             JOIN contributors k ON k.id = g.contributor_id WHERE g.status = 'completed' \
+             GROUP BY k.root_id, g.contribution_year HAVING SUM(g.amount_cents) > ?1) \
+         ORDER BY c.root_id, d.contribution_year, d.created_at, d.id",
         refunded = store::refunded_counted("d")
     ))?;
     // Only donors whose gross gifts pass the lowest limit can be over any limit.
@@ -60,11 +62,12 @@ pub fn over_limit(
     let rows = stmt
         .query_map([lowest], |r| {
             Ok((
-                r.get::<_, String>(0)?,
+                r.get::<_, i64>(0)?,
                 r.get::<_, i16>(1)?,
                 r.get::<_, String>(2)?,
                 r.get::<_, String>(3)?,
                 r.get::<_, i64>(4)?,
+                r.get::<_, String>(5)?,
             ))
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -72,10 +75,10 @@ pub fn over_limit(
     let mut found = Vec::new();
     let mut i = 0;
     while i < rows.len() {
-        let (email, year) = (&rows[i].0, rows[i].1);
+        let (contributor, year) = (rows[i].0, rows[i].1);
         let group: Vec<_> = rows[i..]
             .iter()
-            .take_while(|r| &r.0 == email && r.1 == year)
+            .take_while(|r| r.0 == contributor && r.1 == year)
             .collect();
         i += group.len();
         let Some(limit) = rules.limit_cents(year) else {
@@ -104,7 +107,7 @@ pub fn over_limit(
         let days_left = today.duration_until(deadline).as_hours() / 24;
         found.push(OverLimit {
             donor_name: since.2.clone(),
-            donor_email: email.clone(),
+            donor_email: since.5.clone(),
             year,
             net_cents: net,
             limit_cents: limit,

@@ -32,6 +32,8 @@ pub fn completed(
     now: Timestamp,
     tz: &jiff::tz::TimeZone,
 ) -> rusqlite::Result<Followed> {
+    // Who gave it (the FEC's individual) is known before anything counts their year.
+    donations::contributors::assign(conn, id, now)?;
     monthly::on_completed(conn, id, payment_method, now, tz)?;
     receipt::queue(mail, conn, id, now)?;
     let limit_refund = donations::hold_to_limit(conn, &mail.donation_rules, tz, id, now)?;

@@ -26,10 +26,12 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::domain::clock::{Clock, sql_time};
 use crate::domain::mail::Mail;
+use crate::domain::people;
 use crate::store::db::Db;
 
 pub mod attention;
 pub mod completion;
+pub mod contributors;
 pub mod disputes;
 pub mod donor_pass;
 pub mod fec;
@@ -42,6 +44,10 @@ pub mod setup;
 pub mod staff_refund;
 pub mod store;
 pub mod stripe;
+mod totals;
+
+use totals::hold_cutoff;
+pub use totals::{Giver, Totals, Whose, giver_of, summary, totals, totals_except};
 
 /// What the money's sequences use (a set-up, a refund, Stripe's events): the database, the
 /// time, the mail, the party's settings (limits, time zone, committee) and the card processor.
@@ -60,15 +66,6 @@ pub struct Ledger {
 /// How long an unpaid gift may still be paid: then the sweep expires it.
 pub const HOLD: SignedDuration = SignedDuration::from_mins(10);
 
-/// Which rows [`totals`] reads: completed gifts, and pending ones set up after the cutoff
-/// (`?3`, from [`hold_cutoff`]), which it reports apart and which count against nothing.
-const COUNTS: &str = "(status = 'completed' OR (status = 'pending' AND created_at > ?3))";
-
-/// Pending gifts set up before this are about to expire.
-fn hold_cutoff(now: Timestamp) -> String {
-    sql_time(now - HOLD)
-}
-
 /// The calendar year a gift received now counts toward: the year in the party's time zone.
 pub fn current_year(site: &SiteConfig) -> i16 {
     year_at(site, jiff::Timestamp::now())
@@ -77,58 +74,6 @@ pub fn current_year(site: &SiteConfig) -> i16 {
 /// The calendar year in the party's time zone at `at`.
 pub fn year_at(site: &SiteConfig, at: jiff::Timestamp) -> i16 {
     at.to_zoned_datetime(site.tz()).year()
-}
-
-/// A donor's gifts in one year, in cents.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Totals {
-    /// Completed gifts, less what went back to the donor in the same year: what counts
-    /// toward the limit.
-    pub completed: i64,
-    /// Gifts set up in the donor's name in the last [`HOLD`] and not (yet) paid. Anyone can
-    /// set one up, so they count against nothing; told only to the donor's own browser.
-    pub pending: i64,
-}
-
-/// `email` (lower case) in `year`, as it stands at `now`. Completed gifts count net: less
-/// what was refunded (or lost to a dispute) in that same year; unpaid set-ups are reported
-/// apart and count against nothing. A refund made in a later year
-/// changes neither year: the earlier one was reported as it stood, and the refund is that
-/// later year's disbursement (FEC Line 28(a)).
-pub fn totals(
-    conn: &Connection,
-    email: &str,
-    year: i16,
-    now: Timestamp,
-) -> rusqlite::Result<Totals> {
-    totals_except(conn, email, year, now, 0)
-}
-
-/// [`totals`] without gift `except` (a monthly charge being made, which must not count
-/// against itself).
-pub fn totals_except(
-    conn: &Connection,
-    email: &str,
-    year: i16,
-    now: Timestamp,
-    except: i64,
-) -> rusqlite::Result<Totals> {
-    conn.query_row(
-        &format!(
-            "SELECT COALESCE(SUM(CASE WHEN status = 'completed' THEN amount_cents - {refunded} END), 0), \
-                    COALESCE(SUM(CASE WHEN status = 'pending' THEN amount_cents END), 0) \
-             FROM donations WHERE donor_email = ?1 AND contribution_year = ?2 AND id != ?4 \
-               AND {COUNTS}",
-            refunded = store::refunded_in_year("donations", "?2")
-        ),
-        params![email, year, hold_cutoff(now), except],
-        |r| {
-            Ok(Totals {
-                completed: r.get(0)?,
-                pending: r.get(1)?,
-            })
-        },
-    )
 }
 
 /// A reserved gift: its row, and when it was made (part of its Stripe idempotency key).
@@ -169,7 +114,7 @@ pub fn reserve(
         }));
     };
     let earlier = if verified {
-        totals(conn, &donor.email, year, now)?.completed
+        verified_earlier(conn, donation, year, now)?
     } else {
         0
     };
@@ -204,12 +149,13 @@ pub fn reserve(
             },
         }));
     }
+    let email_id = people::link(conn, &donor.email, now)?;
     let reserved = conn.query_row(
         "INSERT INTO donations (amount_cents, donor_name, donor_first_name, donor_last_name, \
              donor_email, donor_address, donor_city, donor_state, donor_zip_code, donor_occupation, \
              donor_employer, contribution_purpose, citizenship_confirmed, attestations_confirmed, \
-             contribution_year, created_at, updated_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 1, 1, ?13, ?14, ?14) \
+             contribution_year, created_at, updated_at, email_id) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, 1, 1, ?13, ?14, ?14, ?15) \
          RETURNING id, created_at",
         params![
             amount,
@@ -226,6 +172,7 @@ pub fn reserve(
             donor.purpose,
             year,
             sql_time(now),
+            email_id,
         ],
         |r| {
             Ok(Reserved {
@@ -237,9 +184,43 @@ pub fn reserve(
     Ok(Ok(reserved))
 }
 
+/// What the contributor `donation` names gave this year from the addresses of the supporter
+/// its e-mail belongs to: all a pass (which proves only the address) may be told.
+fn verified_earlier(
+    conn: &Connection,
+    donation: &Donation,
+    year: i16,
+    now: Timestamp,
+) -> rusqlite::Result<i64> {
+    let donor = &donation.donor;
+    let key = contributors::Key::of(
+        &donor.first_name,
+        &donor.last_name,
+        &donor.address,
+        &donor.zip_code,
+    );
+    let (Some(contributor), Some(supporter)) = (
+        contributors::find(conn, &key)?,
+        people::supporter_of(conn, &donor.email)?,
+    ) else {
+        return Ok(0);
+    };
+    Ok(totals(
+        conn,
+        Whose::Via {
+            contributor,
+            supporter,
+        },
+        year,
+        now,
+    )?
+    .completed)
+}
+
 /// Holds completed gift `id` to its year's limit; call inside the write that completed it.
-/// What its donor keeps of their gifts that year (each gift less every refund asked for or
-/// made of it, whenever) is summed with this one; whatever passes the limit is stored as a
+/// What its contributor (the person its name, street and ZIP identify, from any address:
+/// `donations::contributors`) keeps of their gifts that year (each gift less every refund asked
+/// for or made of it, whenever) is summed with this one; whatever passes the limit is stored as a
 /// refund of origin `limit`, `requested`, for [`limit_refunds`] to make at Stripe. Returns
 /// that refund's id. The gift completed last is the one cut back, so of two gifts paid at
 /// once the second returns what the first left no room for.
@@ -250,33 +231,32 @@ pub fn hold_to_limit(
     id: i64,
     now: Timestamp,
 ) -> rusqlite::Result<Option<i64>> {
-    let gift: Option<(String, i16, i64)> = conn
-        .query_row(
-            "SELECT donor_email, contribution_year, amount_cents FROM donations \
-             WHERE id = ?1 AND status = 'completed'",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
-        .optional()?;
-    let Some((email, year, _)) = gift else {
+    // The gift's contributor is known from now on: made here if this is their first.
+    let Some(contributor) = contributors::assign(conn, id, now)? else {
         return Ok(None);
     };
+    let year: i16 = conn.query_row(
+        "SELECT contribution_year FROM donations WHERE id = ?1",
+        [id],
+        |r| r.get(0),
+    )?;
     let Some(limit) = rules.limit_cents(year) else {
         return Ok(None);
     };
     let kept = |which: &str| -> rusqlite::Result<i64> {
         conn.query_row(
             &format!(
-                "SELECT COALESCE(SUM(d.amount_cents - {held}), 0) \
-                 FROM donations d WHERE d.status = 'completed' AND d.donor_email = ?1 \
-                   AND d.contribution_year = ?2 AND {which}",
-                held = store::refunded_held("d")
+                "SELECT COALESCE(SUM(amount_cents - {held}), 0) \
+                 FROM donations WHERE status = 'completed' AND {of} \
+                   AND contribution_year = ?2 AND {which}",
+                held = store::refunded_held("donations"),
+                of = store::OF_CONTRIBUTOR,
             ),
-            params![email, year, id],
+            params![contributor, year, id],
             |r| r.get(0),
         )
     };
-    let (before, this) = (kept("d.id != ?3")?, kept("d.id = ?3")?);
+    let (before, this) = (kept("id != ?3")?, kept("id = ?3")?);
     let excess = (before + this - limit).min(this);
     if excess <= 0 {
         return Ok(None);

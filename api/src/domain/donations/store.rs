@@ -5,6 +5,9 @@
 //! statuses, written once. A rule such as "a lost dispute counts like a refund" changes
 //! here.
 //!
+//! The queries the people's side makes (who gave, from which address, under which
+//! contributor) are in [`people`].
+//!
 //! What was refunded of a gift is asked four ways, each on purpose:
 //! - [`refunded_counted`]: the money that is going or has gone back (staff's list, the
 //!   treasurer's reports, the over-the-limit list, a chargeback's "what is left");
@@ -17,6 +20,8 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
+
+pub mod people;
 
 /// Refund statuses that mean the money is going or has gone back: they lower a donor's total.
 const COUNTED_STATUSES: [&str; 3] = ["pending", "requires_action", "succeeded"];
@@ -67,6 +72,13 @@ pub fn refunded_before(gift: &str, of: &str) -> String {
         &format!(" AND r.refund_year = {of}.contribution_year AND r.refunded_at < {of}.created_at"),
     )
 }
+
+/// Gifts of `donations` (unaliased) by the contributor whose root is `?1`: the law's count.
+pub const OF_CONTRIBUTOR: &str =
+    "contributor_id IN (SELECT c.id FROM contributors c WHERE c.root_id = ?1)";
+/// [`OF_CONTRIBUTOR`], made from the addresses of supporter `?5` only.
+pub const OF_CONTRIBUTOR_VIA: &str = "contributor_id IN (SELECT c.id FROM contributors c WHERE c.root_id = ?1) \
+     AND email_id IN (SELECT e.id FROM supporter_emails e WHERE e.supporter_id = ?5)";
 
 /// A gift as staff's Donations tab shows it (`GET /api/admin/donations`).
 #[derive(Debug, Clone, Serialize)]
@@ -207,14 +219,18 @@ pub fn gift(conn: &Connection, id: i64) -> rusqlite::Result<Option<Gift>> {
     .optional()
 }
 
-/// SQL for the aggregate as of gift `d` (a `donations d` row), in cents: each of the donor's
-/// completed gifts of that year up to and including it, less what went back of it in that
+/// SQL for the aggregate as of gift `d` (a `donations d` row), in cents: each of its
+/// contributor's completed gifts of that year (from any address: the FEC aggregates per
+/// individual) up to and including it, less what went back of it in that
 /// year before `d` (a refund is never dated before its own gift, so only gifts up to `d` can
 /// have one).
 pub fn aggregate_sql() -> String {
     format!(
         "(SELECT COALESCE(SUM(h.amount_cents - {refunded}), 0) FROM donations h \
-          WHERE h.donor_email = d.donor_email AND h.contribution_year = d.contribution_year \
+          WHERE (h.contributor_id IN (SELECT k.id FROM contributors k WHERE k.root_id = \
+                    (SELECT j.root_id FROM contributors j WHERE j.id = d.contributor_id)) \
+                 OR (d.contributor_id IS NULL AND h.donor_email = d.donor_email)) \
+            AND h.contribution_year = d.contribution_year \
             AND h.status = 'completed' \
             AND (h.created_at < d.created_at OR (h.created_at = d.created_at AND h.id <= d.id)))",
         refunded = refunded_before("h", "d")

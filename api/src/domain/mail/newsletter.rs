@@ -16,6 +16,7 @@ use super::message::Person;
 use super::queue::{self, Kind};
 use super::tokens::{Confirm, Tokens};
 use crate::domain::clock::sql_time;
+use crate::domain::people;
 
 /// Confirmation mails one mailbox may be sent in a day (the party's date), however its
 /// address is spelt ([`mailbox`]).
@@ -70,9 +71,15 @@ pub fn sign_up(
         }
         None => {
             let id: i64 = conn.query_row(
-                "INSERT INTO newsletter_signups (email, phone, zip_code, status, phone_e164) \
-                 VALUES (?1, ?2, ?3, 'pending', ?4) RETURNING id",
-                params![email, phone, zip, phone.and_then(generator::forms::e164)],
+                "INSERT INTO newsletter_signups (email, phone, zip_code, status, phone_e164, email_id) \
+                 VALUES (?1, ?2, ?3, 'pending', ?4, ?5) RETURNING id",
+                params![
+                    email,
+                    phone,
+                    zip,
+                    phone.and_then(generator::forms::e164),
+                    crate::domain::people::link(conn, email, now)?
+                ],
                 |r| r.get(0),
             )?;
             send_confirmation(mail, conn, id, email, now)?;
@@ -210,6 +217,12 @@ pub fn confirm(
              consent_version = ?3, updated_at = ?2 WHERE id = ?1",
         params![id, at, mail.texts.newsletter.consent_version],
     )?;
+    // An address that was erased on request and now confirms a signup has given its consent
+    // anew: it is no longer suppressed.
+    let key = mail
+        .tokens
+        .key_of(people::SUPPRESS_PURPOSE, &people::normalise(&email));
+    people::unsuppress(conn, &key)?;
     let unsubscribe = unsubscribe_url(mail, id, &email);
     let n = &mail.texts.newsletter;
     let subject = mail.fill(&n.welcome_subject, &[]);

@@ -11,7 +11,7 @@ use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
 use crate::domain::donations::Ledger;
-use crate::domain::{erasure, sms_consent};
+use crate::domain::{directory, erasure, people, sms_consent};
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
 use crate::state::AppState;
@@ -41,27 +41,68 @@ async fn erase(ledger: Ledger, admin: Admin, request: Request) -> Result<Respons
         return Err(ApiError::BadRequest("Please enter a valid email address.".into()).into());
     }
     let target = erasure::audit_target(&email);
-    let (mail, now) = (ledger.mail.clone(), ledger.clock.now());
-    let who = email.clone();
-    let erased = ledger
+    erase_addresses(&ledger, &admin, Addresses::These(vec![email]), target).await
+}
+
+/// Whose addresses to erase.
+pub(super) enum Addresses {
+    These(Vec<String>),
+    /// Every address of a supporter, as they stand when the write runs.
+    OfSupporter(i64),
+}
+
+/// Erases every address `which` names in one write (audited once, as `target`), then what
+/// lives outside the database; answers as [`erase`] does, or 404 for a supporter who is
+/// not there.
+pub(super) async fn erase_addresses(
+    ledger: &Ledger,
+    admin: &Admin,
+    which: Addresses,
+    target: String,
+) -> Result<Response, Rejection> {
+    let (mail, now, ip) = (ledger.mail.clone(), ledger.clock.now(), admin.ip);
+    let done = ledger
         .db
         .write(move |tx| {
-            let phone_key = |e164: &str| mail.tokens.key_of(sms_consent::KEY_PURPOSE, e164);
-            let erased = erasure::erase(tx, &who, &phone_key, now)?;
-            audit::record(tx, Action::Erase, Some(&target), admin.ip)?;
-            Ok(erased)
+            let emails = match which {
+                Addresses::These(emails) => emails,
+                Addresses::OfSupporter(id) => match directory::record::person(tx, id)? {
+                    Some(person) if person.merged_into.is_none() => person.emails,
+                    _ => return Ok(None),
+                },
+            };
+            let phone = |e164: &str| mail.tokens.key_of(sms_consent::KEY_PURPOSE, e164);
+            let email = |e: &str| mail.tokens.key_of(people::SUPPRESS_PURPOSE, e);
+            let keys = erasure::Keys {
+                phone: &phone,
+                email: &email,
+            };
+            let mut all = erasure::Erased::default();
+            let mut mailed = Vec::new();
+            for who in &emails {
+                let erased = erasure::erase(tx, who, &keys, now)?;
+                mailed.push((who.clone(), erased.mail.clone()));
+                all.add(erased);
+            }
+            audit::record(tx, Action::Erase, Some(&target), ip)?;
+            Ok(Some((all, mailed)))
         })
         .await?;
+    let Some((erased, mailed)) = done else {
+        return Err(ApiError::NotFound("There is no such person.".into()).into());
+    };
     // Gone from the database's files too, not only from its tables.
     if let Err(e) = ledger.db.forget_deleted().await {
         tracing::warn!(error = %e, "erased rows may stay in the database's log until the next checkpoint");
     }
     // The outbox's copies of the mail about them.
-    let outbox = ledger.mail.clone();
-    let (removed, ids) = (email.clone(), erased.mail.clone());
-    let files = tokio::task::spawn_blocking(move || outbox.erase_from_outbox(&removed, &ids))
-        .await
-        .unwrap_or(0);
+    let mut files = 0;
+    for (removed, ids) in mailed {
+        let outbox = ledger.mail.clone();
+        files += tokio::task::spawn_blocking(move || outbox.erase_from_outbox(&removed, &ids))
+            .await
+            .unwrap_or(0);
+    }
     // The card and address their monthly plans kept at Stripe.
     let mut left = 0;
     for (plan, customer) in &erased.stripe_customers {

@@ -10,6 +10,7 @@ mod editor_rules;
 mod erasure;
 mod mail;
 mod monthly;
+mod people;
 mod session;
 mod sms_opt_outs;
 mod submissions;
@@ -42,6 +43,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .or(mail::routes(state.clone()))
         .unify()
         .or(monthly::routes(state.clone()))
+        .unify()
+        .or(people::routes(state.clone()))
         .unify()
         .or(test_clock::routes(state.clone()))
         .unify()

@@ -17,6 +17,7 @@
 //! and Stripe).
 
 mod abuse;
+mod contributors;
 mod csp;
 mod erasure;
 mod events;
@@ -24,6 +25,7 @@ mod monthly;
 mod monthly_cancel;
 mod monthly_rules;
 mod net_totals;
+mod people;
 mod privacy;
 mod receipts;
 mod refunds;
@@ -350,7 +352,14 @@ impl Donate {
         let (email, now) = (email.to_owned(), self.app.state.clock.now());
         self.app
             .db
-            .read(move |c| api::domain::donations::totals(c, &email, year, now))
+            .read(move |c| {
+                api::domain::donations::totals(
+                    c,
+                    api::domain::donations::Whose::Address(&email),
+                    year,
+                    now,
+                )
+            })
             .await
             .unwrap()
             .completed

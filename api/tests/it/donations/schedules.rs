@@ -46,8 +46,11 @@ async fn schedules_a_and_b_for_a_range_as_csv_and_fec() {
     // Ada gives $150, then $100: the second takes her past $200, so both are itemized.
     let (ada1, _) = d.paid(json!(150), donor("ada@example.org")).await;
     let (ada2, _) = d.paid(json!(100), itemized("ada@example.org")).await;
-    // Bo gives $50: not itemized.
-    d.paid(json!(50), donor("bo@example.org")).await;
+    // Bo (another person: his own name) gives $50: not itemized.
+    let mut bo = donor("bo@example.org");
+    bo["donorFirstName"] = json!("Bo");
+    bo["donorName"] = json!("Bo Lovelace");
+    d.paid(json!(50), bo).await;
     // Zoë's name and street are longer than the FEC's fields, with letters outside ASCII.
     let mut zoe = itemized("zoe@example.org");
     zoe["donorFirstName"] = json!("Zoë Maximiliana Alexandra");

@@ -217,9 +217,9 @@ pub fn create(
 ) -> rusqlite::Result<i64> {
     let at = sql_time(now);
     let id: i64 = conn.query_row(
-        "INSERT INTO donation_plans (donor_email, amount_cents, anchor_at, created_at, updated_at) \
-         VALUES (?1, ?2, ?3, ?3, ?3) RETURNING id",
-        params![email, amount_cents, at],
+        "INSERT INTO donation_plans (donor_email, amount_cents, anchor_at, created_at, updated_at, email_id) \
+         VALUES (?1, ?2, ?3, ?3, ?3, ?4) RETURNING id",
+        params![email, amount_cents, at, crate::domain::people::link(conn, email, now)?],
         |r| r.get(0),
     )?;
     conn.execute(

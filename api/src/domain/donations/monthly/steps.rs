@@ -69,7 +69,17 @@ pub(super) enum Prepared {
 /// The donor's details as the plan's sign-up gift holds them, for each later gift.
 const DONOR_COLUMNS: &str = "donor_name, donor_first_name, donor_last_name, donor_email, \
      donor_address, donor_city, donor_state, donor_zip_code, donor_occupation, donor_employer, \
-     contribution_purpose";
+     contribution_purpose, email_id";
+
+/// The plan's sign-up gift (charge 0).
+fn sign_up_gift(tx: &Connection, plan: i64) -> rusqlite::Result<Option<i64>> {
+    tx.query_row(
+        "SELECT id FROM donations WHERE plan_id = ?1 AND plan_charge = 0",
+        [plan],
+        |r| r.get(0),
+    )
+    .optional()
+}
 
 /// Step 1: whether plan `id` is to be charged now, with the year's limit checked; if so its
 /// gift is stored (or taken up again) as `pending`.
@@ -117,7 +127,13 @@ pub(super) fn prepare(
     // What the donor gave this year besides this charge (its own row, if a crash left it
     // pending, does not count against itself).
     let except = existing.as_ref().map_or(0, |(gift, _, _)| *gift);
-    let earlier = donations::totals_except(tx, &plan.email, year, now, except)?.completed;
+    // Counted as the plan's own mail may be told (its sign-up gift's contributor, through
+    // the plan's address): what the contributor gave from elsewhere is held at payment.
+    let giver = match sign_up_gift(tx, id)? {
+        Some(gift) => donations::giver_of(tx, gift, &plan.email)?,
+        None => donations::Giver::Address(plan.email.clone()),
+    };
+    let earlier = donations::totals_except(tx, giver.whose(), year, now, except)?.completed;
     let limit = rules.limit_cents(year);
     if limit.is_none_or(|limit| earlier + plan.amount_cents > limit) {
         pause(

@@ -40,16 +40,29 @@ pub fn after_gift(
         return Ok(false);
     }
     let rules = &mail.donation_rules;
-    let total = donations::totals(conn, &email, year, now)?.completed;
+    let giver = donations::giver_of(conn, id, &email)?;
+    let total = donations::totals(conn, giver.whose(), year, now)?.completed;
     if !rules.needs_itemization_info(total) {
         return Ok(false);
     }
-    let asked: bool = conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM donations WHERE donor_email = ?1 AND contribution_year = ?2 \
-             AND info_requested_at IS NOT NULL)",
-        params![email, year],
-        |r| r.get(0),
-    )?;
+    // Once a year per contributor: two people sharing an inbox are asked each.
+    let asked: bool = match &giver {
+        donations::Giver::Via { contributor, .. } => conn.query_row(
+            &format!(
+                "SELECT EXISTS (SELECT 1 FROM donations WHERE {} AND contribution_year = ?2 \
+                     AND info_requested_at IS NOT NULL)",
+                donations::store::OF_CONTRIBUTOR
+            ),
+            params![contributor, year],
+            |r| r.get(0),
+        )?,
+        donations::Giver::Address(_) => conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM donations WHERE donor_email = ?1 AND contribution_year = ?2 \
+                 AND info_requested_at IS NOT NULL)",
+            params![email, year],
+            |r| r.get(0),
+        )?,
+    };
     conn.execute(
         "UPDATE donations SET info_requested_at = COALESCE(info_requested_at, ?2) WHERE id = ?1",
         params![id, sql_time(now)],

@@ -68,7 +68,8 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
         "UPDATE donations SET receipt_number = ?2 WHERE id = ?1",
         params![id, number],
     )?;
-    let year_total = donations::totals(conn, &gift.email, gift.year, now)?.completed;
+    let giver = donations::giver_of(conn, id, &gift.email)?;
+    let year_total = donations::totals(conn, giver.whose(), gift.year, now)?.completed;
     let purpose = gift
         .purpose
         .as_deref()

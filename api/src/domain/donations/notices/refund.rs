@@ -24,6 +24,8 @@ struct Refunded {
     year: i16,
     /// `limit` for the server's own refund of what passed the year's limit.
     origin: String,
+    /// The gift's row.
+    gift: i64,
 }
 
 /// Queues the notice of refund `id` (our row); `false` when there is none to send (a
@@ -34,7 +36,7 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
         .query_row(
             &format!(
                 "SELECT d.donor_name, d.donor_email, r.amount_cents, d.amount_cents, d.created_at, \
-                        d.receipt_number, r.refunded_at, d.contribution_year, r.origin \
+                        d.receipt_number, r.refunded_at, d.contribution_year, r.origin, d.id \
                  FROM donation_refunds r JOIN donations d ON d.id = r.donation_id \
                  WHERE r.id = ?1 AND r.kind = 'refund' AND r.status IN {}",
                 donations::store::COUNTED
@@ -48,6 +50,7 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
                     gift_cents: r.get(3)?,
                     gift_at: r.get(4)?,
                     receipt: r.get(5)?,
+                    gift: r.get(9)?,
                     refunded_at: r.get(6)?,
                     year: r.get(7)?,
                     origin: r.get(8)?,
@@ -65,7 +68,8 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
             .strftime("%B %-d, %Y")
             .to_string()
     };
-    let year_total = donations::totals(conn, &refund.email, refund.year, now)?.completed;
+    let giver = donations::giver_of(conn, refund.gift, &refund.email)?;
+    let year_total = donations::totals(conn, giver.whose(), refund.year, now)?.completed;
     let limit = usd(mail.limit_cents(refund.year).unwrap_or_default());
     let (amount, gift_amount, gift_date, date, year, total) = (
         usd(refund.cents),

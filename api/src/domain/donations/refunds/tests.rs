@@ -1,6 +1,6 @@
 use super::*;
 use crate::domain::donations::disputes::*;
-use crate::domain::donations::totals;
+use crate::domain::donations::{Whose, totals};
 use crate::store::db::Db;
 use serde_json::json;
 
@@ -41,10 +41,17 @@ fn refund(id: &str, cents: i64, status: &str, created: &str) -> StripeRefund {
 }
 
 async fn year_total(db: &Db, year: i16) -> i64 {
-    db.read(move |c| totals(c, "ada@example.org", year, at("2027-06-01T00:00:00Z")))
-        .await
-        .unwrap()
-        .completed
+    db.read(move |c| {
+        totals(
+            c,
+            Whose::Address("ada@example.org"),
+            year,
+            at("2027-06-01T00:00:00Z"),
+        )
+    })
+    .await
+    .unwrap()
+    .completed
 }
 
 #[test]
