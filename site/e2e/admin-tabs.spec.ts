@@ -1,4 +1,4 @@
-// The dashboard's six tabs in each of their states: loading, empty, failed and full.
+// The dashboard's seven tabs in each of their states: loading, empty, failed and full.
 import { expectAccessible, failedLoad } from './fixtures';
 import { expect, holdRequests, panel, seedEverything, signIn, tab, test } from './admin-fixtures';
 
@@ -8,12 +8,14 @@ const TABS = [
   { name: 'Donations', loading: 'Loading donations...', empty: 'No donations yet' },
   { name: 'Recurring', loading: 'Loading monthly gifts...', empty: 'No monthly gifts yet' },
   { name: 'Newsletter', loading: 'Loading newsletter signups...', empty: 'No newsletter signups yet' },
+  // A person's export is on their page: the list has none.
+  { name: 'People', loading: 'Loading people...', empty: 'No people yet', noExport: true },
   { name: 'Blogs', loading: 'Loading blogs...', empty: 'No blog posts yet' },
 ];
 
-test('six tabs, Contacts first; each shows its loading text until the server answers', async ({ page }) => {
+test('seven tabs, Contacts first; each shows its loading text until the server answers', async ({ page }) => {
   await signIn(page);
-  const release = await holdRequests(page, /\/api\/admin\/(contacts|volunteers|donations|plans|newsletters|blogs)(\?|$)/);
+  const release = await holdRequests(page, /\/api\/admin\/(contacts|volunteers|donations|plans|newsletters|people|blogs)(\?|$)/);
   await page.reload();
   await expect(page.getByRole('tab')).toHaveText(TABS.map((t) => t.name));
   await expect(tab(page, 'Contacts')).toHaveAttribute('aria-selected', 'true');
@@ -31,14 +33,14 @@ test('empty lists: the empty texts, counts of 0 and Export disabled', async ({ p
     await expect(tab(page, t.name)).toHaveText(`${t.name}0`);
     await tab(page, t.name).click();
     await expect(panel(page).getByText(t.empty)).toBeVisible();
-    await expect(panel(page).getByRole('button', { name: 'Export to CSV' })).toBeDisabled();
+    if (!t.noExport) await expect(panel(page).getByRole('button', { name: 'Export to CSV' })).toBeDisabled();
   }
 });
 
 test('a list the server cannot load: "Error loading ..." with the cause', async ({ page, db, allowConsole }) => {
   allowConsole(failedLoad(500));
   await signIn(page);
-  const tables = ['contact_messages', 'volunteer_signups', 'donations', 'donation_plans', 'newsletter_signups', 'blog_posts'];
+  const tables = ['contact_messages', 'volunteer_signups', 'donations', 'donation_plans', 'newsletter_signups', 'supporter_emails', 'blog_posts'];
   // Real failures: the tables are briefly not where the server looks.
   db.exec(tables.map((t) => `ALTER TABLE ${t} RENAME TO ${t}_away;`).join(' '));
   try {
@@ -49,6 +51,7 @@ test('a list the server cannot load: "Error loading ..." with the cause', async 
       'Error loading donations: Failed to fetch donations',
       'Error loading monthly gifts: Failed to fetch monthly gifts',
       'Error loading newsletter signups: Failed to fetch newsletters',
+      'Error loading people: Failed to fetch people',
       'Error loading blogs: Failed to fetch blogs',
     ];
     for (const [i, t] of TABS.entries()) {
@@ -66,7 +69,7 @@ test('a list the server cannot load: "Error loading ..." with the cause', async 
 test('full lists: every card as the spec lists it, with counts and relative dates', async ({ page, db }) => {
   seedEverything(db);
   await signIn(page);
-  await expect(page.getByRole('tab')).toHaveText(['Contacts2', 'Volunteers2', 'Donations3', 'Recurring1', 'Newsletter2', 'Blogs2']);
+  await expect(page.getByRole('tab')).toHaveText(['Contacts2', 'Volunteers2', 'Donations3', 'Recurring1', 'Newsletter2', 'People9', 'Blogs2']);
 
   // Contacts, newest first: subject, name, email, when, message.
   const contacts = panel(page).getByRole('listitem');
@@ -205,7 +208,8 @@ for (const width of [1440, 390]) {
     await signIn(page);
     for (const t of TABS) {
       await tab(page, t.name).click();
-      await expect(panel(page).getByRole('button', { name: 'Export to CSV' })).toBeEnabled();
+      if (t.noExport) await expect(panel(page).getByRole('listitem').first()).toBeVisible();
+      else await expect(panel(page).getByRole('button', { name: 'Export to CSV' })).toBeEnabled();
       await expectAccessible(page);
     }
   });

@@ -11,18 +11,21 @@ import { ErasePerson } from '../features/erasure/ErasePerson';
 import { MailFailures } from '../features/mail/MailFailures';
 import { plansQuery } from '../features/monthly/api';
 import { MonthlyTab } from '../features/monthly/MonthlyTab';
+import { peopleQuery } from '../features/people/api';
+import { ContributorMatches } from '../features/people/ContributorMatches';
+import { PeopleTab } from '../features/people/PeopleTab';
 import { contactList, newsletterList, volunteerList } from '../features/submissions/lists';
 import { SubmissionsTab } from '../features/submissions/SubmissionsTab';
 import { logout } from './session';
 
-const TABS = ['contacts', 'volunteers', 'donations', 'monthly', 'newsletter', 'blogs'] as const;
+const TABS = ['contacts', 'volunteers', 'donations', 'monthly', 'newsletter', 'people', 'blogs'] as const;
 type Tab = (typeof TABS)[number];
 
 function isTab(value: string | null): value is Tab {
   return TABS.includes(value as Tab);
 }
 
-/** The unlocked admin screen: six tabs, each with its list's count. Every list loads at
+/** The unlocked admin screen: seven tabs, each with its list's count. Every list loads at
  *  once (the counts need them) and stays cached until a change of ours or a logout. */
 export function Dashboard() {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -40,14 +43,16 @@ export function Dashboard() {
     newsletter: useQuery(newsletterList.resource.query()).data?.length,
     blogs: useQuery(blogsQuery()).data?.length,
     monthly: useQuery(plansQuery()).data?.length,
+    people: useQuery(peopleQuery('', 0)).data?.total,
   };
   const donations = useDonations();
   const panels: { value: Tab; label: string; count: number | undefined; content: ReactNode }[] = [
     { value: 'contacts', label: 'Contacts', count: counts.contacts, content: <SubmissionsTab list={contactList} /> },
     { value: 'volunteers', label: 'Volunteers', count: counts.volunteers, content: <SubmissionsTab list={volunteerList} /> },
-    { value: 'donations', label: 'Donations', count: donations.query.data?.length, content: <DonationsTab {...donations} /> },
+    { value: 'donations', label: 'Donations', count: donations.query.data?.length, content: <DonationsTab {...donations} review={<ContributorMatches />} /> },
     { value: 'monthly', label: 'Recurring', count: counts.monthly, content: <MonthlyTab /> },
     { value: 'newsletter', label: 'Newsletter', count: counts.newsletter, content: <SubmissionsTab list={newsletterList} /> },
+    { value: 'people', label: 'People', count: counts.people, content: <PeopleTab /> },
     { value: 'blogs', label: 'Blogs', count: counts.blogs, content: <BlogsTab /> },
   ];
 

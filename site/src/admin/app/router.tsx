@@ -32,6 +32,7 @@ export const routes = [
     children: [
       { index: true, element: <AdminScreen /> },
       { path: 'dashboard', element: <AdminScreen /> },
+      { path: 'person/:id', lazy: async () => ({ Component: (await import('../features/people/PersonPage')).default }) },
       { path: 'blog/:id', lazy: async () => ({ Component: (await import('../features/blog/BlogEdit')).default }) },
     ],
   },

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Card, CardList, Detail } from '../../components/Card';
 import { ExportButton } from '../../components/ExportButton';
 import { ListStatus } from '../../components/ListStatus';
@@ -30,13 +31,14 @@ const ORDER_WORDS: Record<SortKey, Record<'asc' | 'desc', string>> = {
 
 /** Donations are evidence under federal law: staff read, export and refund them, never
  *  delete. The dashboard holds the list and its order (useDonations). */
-export function DonationsTab({ query, sort, onSort }: ReturnType<typeof useDonations>) {
+export function DonationsTab({ query, sort, onSort, review }: ReturnType<typeof useDonations> & { review?: ReactNode }) {
   return (
     <>
       <PanelHeader title="Donations">
         <ExportButton url={donationsExportUrl} count={query.data?.length ?? 0} name="donations.csv" />
       </PanelHeader>
       <NeedsAttention />
+      {review}
       <ScheduleExport />
       <div role="group" aria-label="Sort donations" className="mt-4 flex flex-wrap gap-2">
         {SORTS.map(({ key, label }) => {

@@ -7,36 +7,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { toast } from '../../../lib/toast';
 import { adminRequest } from '../../app/client';
+import { type Erased, describeErasure } from '../../components/erased';
 import { FormDialog } from '../../components/FormDialog';
-
-/** What the server did (POST /api/admin/erase). */
-export interface Erased {
-  contacts: number;
-  volunteers: number;
-  newsletters: number;
-  donationsRedacted: number;
-  donationsKept: number;
-  donationsInProgress: number;
-  /** Something outside the database (their saved card at Stripe) could not go yet. */
-  warning?: string;
-}
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/** The toast's sentence for what was done. */
-export function describeErasure(e: Erased): string {
-  const removed = [
-    plural(e.contacts, 'message', 'messages'),
-    plural(e.volunteers, 'volunteer signup', 'volunteer signups'),
-    plural(e.newsletters, 'newsletter signup', 'newsletter signups'),
-  ].join(', ');
-  const parts = [`Deleted ${removed}.`];
-  if (e.donationsRedacted) parts.push(`Removed the details of ${plural(e.donationsRedacted, 'unpaid gift', 'unpaid gifts')}.`);
-  if (e.donationsKept) parts.push(`Kept ${plural(e.donationsKept, 'completed gift', 'completed gifts')}, as federal law requires.`);
-  if (e.donationsInProgress) parts.push(`${plural(e.donationsInProgress, 'gift is', 'gifts are')} still being paid: erase again in 15 minutes.`);
-  if (e.warning) parts.push(e.warning);
-  return parts.join(' ');
-}
 
 export function ErasePerson() {
   const id = useId();

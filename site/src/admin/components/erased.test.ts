@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeErasure } from './ErasePerson';
+import { describeErasure } from './erased';
 
 describe('describeErasure', () => {
   it('says what went, what was kept and why, in plain words', () => {
