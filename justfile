@@ -59,6 +59,7 @@ bench: build
     cargo build --quiet --release -p api -p generator --bins --example plain_writes --example photo
     node bench/run.mjs
     node bench/blog.mjs
+    node bench/people.mjs
     node bench/memory.mjs
     node bench/hostile.mjs
     node bench/first-run.mjs

@@ -17,6 +17,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
+import { ensure } from './lib/debian.mjs';
+import { postsScript } from './lib/wrk-posts.mjs';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -69,22 +71,6 @@ for (const route of pages(dist).sort()) {
 
 // ---------------------------------------------------------------------------------------
 // Tools and servers.
-
-/** Installs a Debian package when `binary` is missing: as root, or through sudo. */
-function ensure(binary, pkg) {
-  if (existsSync(binary)) return;
-  console.log(`\n${binary} is missing; installing ${pkg} from Debian's packages…`);
-  const asRoot = process.getuid?.() === 0;
-  const run = (args) => {
-    const [cmd, ...rest] = asRoot ? args : ['sudo', '-n', ...args];
-    const r = spawnSync(cmd, rest, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-    return r.status === 0;
-  };
-  if (!(run(['apt-get', 'update', '-qq']) && run(['apt-get', 'install', '-y', '-qq', pkg]) && existsSync(binary))) {
-    console.error(`Could not install ${pkg}; install it (apt-get install ${pkg}) and run again.`);
-    process.exit(1);
-  }
-}
 
 const WRK = '/usr/bin/wrk';
 const NGINX = '/usr/sbin/nginx';
@@ -298,22 +284,8 @@ api.child.kill('SIGINT');
 // Durable writes: group commit through the real server against a plain loop.
 
 const lua = join(tmp, 'signup.lua');
-writeFileSync(
-  lua,
-  `-- Every request a new signup: the thread's number and a counter make the address unique.
-local threads = 0
-function setup(thread)
-  threads = threads + 1
-  thread:set("id", threads)
-end
-local n = 0
-function request()
-  n = n + 1
-  local body = '{"email":"w' .. id .. '-' .. n .. '@example.org","zipCode":"12345"}'
-  return wrk.format("POST", "/api/newsletter-signup", {["Content-Type"] = "application/json"}, body)
-end
-`,
-);
+// Every request a new signup.
+writeFileSync(lua, postsScript('/api/newsletter-signup', `'{"email":"' .. email .. '","zipCode":"12345"}'`));
 const writer = await startApi(join(tmp, 'writes'));
 const group = wrk(`${writer.base}/api/newsletter-signup`, { connections: 32, script: lua });
 writer.child.kill('SIGINT');

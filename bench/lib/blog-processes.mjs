@@ -41,11 +41,12 @@ export function sideBySide(label, warm, contenders) {
   });
 }
 
-export function startApi(dataDir, distDir, logLevel, extraEnv = {}) {
+/** Starts the api (`binary`, the release build unless another is named) on a free port. */
+export function startApi(dataDir, distDir, logLevel, extraEnv = {}, binary = api) {
   // The api logs to stdout; at a level asked for (BENCH_LOG), show it, since the rebuild's
   // timings are debug lines.
   const quiet = logLevel === 'warn' || logLevel === 'error';
-  const child = spawn(api, [], {
+  const child = spawn(binary, [], {
     cwd: root,
     env: {
       ...process.env,

@@ -9,6 +9,7 @@
 //! (login floods, large answers, silent connections), `mail` (a kill mid-send) and `monthly`
 //! (a kill between a monthly charge and its record).
 
+mod backfill;
 mod crash;
 mod hostile;
 mod mail;

@@ -29,18 +29,18 @@ export function ContributorMatches() {
 function Pair({ match: m }: { match: ContributorMatch }) {
   const qc = useQueryClient();
   const decide = useMutation(decideMatch(qc));
-  const answer = (same: boolean) =>
-    decide.mutate(
-      { a: m.a.contributor, b: m.b.contributor, same },
-      {
-        onSuccess: () => toast({ title: same ? 'Combined as one person' : 'Kept as two people' }),
-        onError: (error) => {
-          if (!isUnauthorized(error)) {
-            toast({ variant: 'destructive', title: 'Not saved', description: error instanceof ApiError ? error.message : 'Please try again.' });
-          }
-        },
-      },
-    );
+  // Told through the mutation's own promise: once answered, the pair leaves the list and this
+  // row unmounts, and a callback given to mutate() would never run.
+  const answer = async (same: boolean) => {
+    try {
+      await decide.mutateAsync({ a: m.a.contributor, b: m.b.contributor, same });
+      toast({ title: same ? 'Combined as one person' : 'Kept as two people' });
+    } catch (error) {
+      if (!isUnauthorized(error)) {
+        toast({ variant: 'destructive', title: 'Not saved', description: error instanceof ApiError ? error.message : 'Please try again.' });
+      }
+    }
+  };
   const label = `${m.a.name} and ${m.b.name}`;
   return (
     <li className="rounded-lg bg-white p-4">

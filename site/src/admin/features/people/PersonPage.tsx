@@ -185,20 +185,16 @@ function Merges({ person: p }: { person: Person }) {
                 confirm="Undo the merge"
                 tone="primary"
                 disabled={undo.isPending}
-                onConfirm={() =>
-                  undo.mutate(m.id, {
-                    onSuccess: () => toast({ title: 'Merge undone' }),
-                    onError: (error) => {
-                      if (!isUnauthorized(error)) {
-                        toast({
-                          variant: 'destructive',
-                          title: 'Could not undo',
-                          description: error instanceof ApiError ? error.message : 'Please try again.',
-                        });
-                      }
-                    },
-                  })
-                }
+                onConfirm={async () => {
+                  try {
+                    await undo.mutateAsync(m.id);
+                    toast({ title: 'Merge undone' });
+                  } catch (error) {
+                    if (!isUnauthorized(error)) {
+                      toast({ variant: 'destructive', title: 'Could not undo', description: error instanceof ApiError ? error.message : 'Please try again.' });
+                    }
+                  }
+                }}
               />
             )}
           </li>

@@ -1,0 +1,81 @@
+// The public forms' throughput since every submission links to its person (run by `just
+// bench`): each form posted by 32 clients for a few seconds, every request from a new
+// address (a new supporter and address row in the same write: the most work linking adds)
+// and, for contact, all from one address (the link is a lookup). With BASELINE_API set to
+// an api binary built from before people were linked, the same runs go against it too,
+// alternating, side by side in one table (absolute figures drift on a shared machine; the
+// ratio is what to read):
+//
+//   git worktree add /tmp/base b78aa4a && (cd /tmp/base && cargo build --release -p api)
+//   BASELINE_API=/tmp/base/target/release/api node bench/people.mjs
+//
+// A benchmark reports, it does not gate: it exits 1 only when a server does not start.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { api, root } from './lib/blog-config.mjs';
+import { ensure } from './lib/debian.mjs';
+import { postsScript } from './lib/wrk-posts.mjs';
+import { startApi, stopApi } from './lib/blog-processes.mjs';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WRK = '/usr/bin/wrk';
+ensure(WRK, 'wrk');
+
+const tmp = mkdtempSync(join(tmpdir(), 'acp-people-bench-'));
+process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
+
+/** A wrk script file posting `body` to `path` (see lib/wrk-posts.mjs). */
+function script(name, path, body, fixed) {
+  const file = join(tmp, `${name}.lua`);
+  writeFileSync(file, postsScript(path, body, { fixed }));
+  return file;
+}
+
+const RUNS = [
+  ['newsletter, new addresses', '/api/newsletter-signup', `'{"email":"' .. email .. '","zipCode":"12345"}'`],
+  ['contact, new addresses', '/api/contact', `'{"name":"Ann Lee","email":"' .. email .. '","subject":"Hi","message":"Hello there"}'`],
+  ['volunteer, new addresses', '/api/volunteer', `'{"name":"Ann Lee","email":"' .. email .. '","zipCode":"12345"}'`],
+  ['contact, one address', '/api/contact', `'{"name":"Ann Lee","email":"' .. email .. '","subject":"Hi","message":"Hello there"}'`, 'same@example.org'],
+].map(([label, path, body, fixed], i) => ({ label, path, file: script(`run${i}`, path, body, fixed) }));
+
+function wrk(url, file) {
+  const r = spawnSync(WRK, ['-t2', '-c32', `-d${SECONDS}s`, '--latency', '-s', file, url], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
+  const rps = Number(r.stdout.match(/Requests\/sec:\s+([\d.]+)/)[1]);
+  const p99 = r.stdout.match(/^\s+99%\s+([\d.]+)(us|ms|s)\s*$/m);
+  const bad = Number(r.stdout.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0);
+  return { rps, p99ms: p99 ? Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2]] : NaN, bad };
+}
+
+const contenders = [['linked (this build)', api]];
+if (process.env.BASELINE_API) contenders.push(['baseline', process.env.BASELINE_API]);
+const env = { FORM_RATE_LIMIT: '1000000000' };
+const results = new Map();
+// Alternating, each on a fresh data folder, so both meet the same disk and the same load.
+for (const run of RUNS) {
+  for (const [name, binary] of contenders) {
+    const dir = join(tmp, `${name}-${run.file.slice(-8)}`.replace(/\W/g, '_'));
+    const server = startServerWith(binary, dir);
+    const base = await server.base;
+    results.set(`${run.label}|${name}`, wrk(`${base}${run.path}`, run.file));
+    await stopApi(server.child);
+  }
+}
+
+function startServerWith(binary, dir) {
+  return startApi(dir, join(root, 'dist'), 'warn', env, binary);
+}
+
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+console.log(`\nPublic forms with people linked (32 clients, ${SECONDS} s each, writes/s and p99):`);
+console.log(`  ${'form'.padEnd(28)}${contenders.map(([n]) => n.padStart(26)).join('')}${contenders.length > 1 ? '   ratio' : ''}`);
+for (const run of RUNS) {
+  const cells = contenders.map(([n]) => results.get(`${run.label}|${n}`));
+  const text = cells.map((c) => `${fmt(c.rps)}/s ${c.p99ms.toFixed(1)} ms${c.bad ? ` (${c.bad} errors!)` : ''}`.padStart(26)).join('');
+  const ratio = cells.length > 1 ? `   ${(cells[0].rps / cells[1].rps).toFixed(2)}×` : '';
+  console.log(`  ${run.label.padEnd(28)}${text}${ratio}`);
+}
+if (contenders.length === 1) console.log('  (set BASELINE_API to an earlier api binary for a side-by-side column)');
