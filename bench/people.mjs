@@ -55,13 +55,19 @@ if (process.env.BASELINE_API) contenders.push(['baseline', process.env.BASELINE_
 const env = { FORM_RATE_LIMIT: '1000000000' };
 const results = new Map();
 // Alternating, each on a fresh data folder, so both meet the same disk and the same load.
-for (const run of RUNS) {
-  for (const [name, binary] of contenders) {
-    const dir = join(tmp, `${name}-${run.file.slice(-8)}`.replace(/\W/g, '_'));
-    const server = startServerWith(binary, dir);
-    const base = await server.base;
-    results.set(`${run.label}|${name}`, wrk(`${base}${run.path}`, run.file));
-    await stopApi(server.child);
+// Two rounds; the best of each counts (a busy machine only ever slows a run down).
+const ROUNDS = 2;
+for (let round = 0; round < ROUNDS; round++) {
+  for (const run of RUNS) {
+    for (const [name, binary] of contenders) {
+      const dir = join(tmp, `${name}-${run.file.slice(-8)}-${round}`.replace(/\W/g, '_'));
+      const server = startServerWith(binary, dir);
+      const base = await server.base;
+      const got = wrk(`${base}${run.path}`, run.file);
+      const key = `${run.label}|${name}`;
+      if (!results.has(key) || got.rps > results.get(key).rps) results.set(key, got);
+      await stopApi(server.child);
+    }
   }
 }
 
@@ -70,7 +76,7 @@ function startServerWith(binary, dir) {
 }
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
-console.log(`\nPublic forms with people linked (32 clients, ${SECONDS} s each, writes/s and p99):`);
+console.log(`\nPublic forms with people linked (32 clients, ${SECONDS} s each, best of ${ROUNDS}; writes/s and p99):`);
 console.log(`  ${'form'.padEnd(28)}${contenders.map(([n]) => n.padStart(26)).join('')}${contenders.length > 1 ? '   ratio' : ''}`);
 for (const run of RUNS) {
   const cells = contenders.map(([n]) => results.get(`${run.label}|${n}`));

@@ -39,29 +39,24 @@ pub fn link(conn: &Connection, email: &str, now: Timestamp) -> rusqlite::Result<
     if let Some(id) = email_id(conn, &email)? {
         return Ok(Some(id));
     }
+    // Every form's write runs these: their statements are kept prepared.
     let at = sql_time(now);
-    let supporter: i64 = conn.query_row(
-        "INSERT INTO supporters (created_at) VALUES (?1) RETURNING id",
-        [&at],
-        |r| r.get(0),
-    )?;
-    conn.query_row(
+    let supporter: i64 = conn
+        .prepare_cached("INSERT INTO supporters (created_at) VALUES (?1) RETURNING id")?
+        .query_row([&at], |r| r.get(0))?;
+    conn.prepare_cached(
         "INSERT INTO supporter_emails (email, supporter_id, created_at) VALUES (?1, ?2, ?3) \
          RETURNING id",
-        params![email, supporter, at],
-        |r| r.get(0),
-    )
+    )?
+    .query_row(params![email, supporter, at], |r| r.get(0))
     .map(Some)
 }
 
 /// The row of a normalised address, if it is known.
 fn email_id(conn: &Connection, normalised: &str) -> rusqlite::Result<Option<i64>> {
-    conn.query_row(
-        "SELECT id FROM supporter_emails WHERE email = ?1",
-        [normalised],
-        |r| r.get(0),
-    )
-    .optional()
+    conn.prepare_cached("SELECT id FROM supporter_emails WHERE email = ?1")?
+        .query_row([normalised], |r| r.get(0))
+        .optional()
 }
 
 /// The supporter `email` belongs to now (after any merge), if the address is known.
