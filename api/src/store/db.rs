@@ -74,6 +74,11 @@ enum Readers {
     Writer,
 }
 
+/// `?,?,…` for a list of `n` parameters (`IN (…)`; `n` at least 1).
+pub fn placeholders(n: usize) -> String {
+    vec!["?"; n].join(",")
+}
+
 /// Writes a file only its owner can read (0600), creating its folder.
 pub fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     use std::io::Write as _;

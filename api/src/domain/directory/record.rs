@@ -3,6 +3,7 @@
 //! did and everything sent to them; and the export of everything held about them, for a
 //! data request.
 
+use crate::store::db::placeholders as marks;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
 use serde::Serialize;
@@ -59,11 +60,6 @@ pub fn addresses_of(conn: &Connection, id: i64) -> rusqlite::Result<Vec<(i64, St
         conn.prepare("SELECT id, email FROM supporter_emails WHERE supporter_id = ?1 ORDER BY id")?;
     stmt.query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect()
-}
-
-/// `?,?,…` for `n` parameters.
-fn marks(n: usize) -> String {
-    vec!["?"; n].join(",")
 }
 
 fn push(list: &mut Vec<Given>, value: Option<String>, source: String, at: &str) {

@@ -47,7 +47,7 @@ pub mod stripe;
 mod totals;
 
 use totals::hold_cutoff;
-pub use totals::{Giver, Totals, Whose, giver_of, summary, totals, totals_except};
+pub use totals::{Totals, Whose, giver_of, summary, totals, totals_except};
 
 /// What the money's sequences use (a set-up, a refund, Stripe's events): the database, the
 /// time, the mail, the party's settings (limits, time zone, committee) and the card processor.

@@ -100,9 +100,10 @@ pub fn totals_except(
     )
 }
 
-/// Who gave completed gift `id`, as its own mail may be told: its contributor through its
-/// address's supporter ([`Whose::Via`]); its address alone when either is unknown.
-pub fn giver_of(conn: &Connection, id: i64, email: &str) -> rusqlite::Result<Giver> {
+/// Who gave completed gift `id` (from `email`), as its own mail may be told: its contributor
+/// through its address's supporter ([`Whose::Via`]); its address alone when either is
+/// unknown.
+pub fn giver_of<'a>(conn: &Connection, id: i64, email: &'a str) -> rusqlite::Result<Whose<'a>> {
     let found: Option<(Option<i64>, Option<i64>)> = conn
         .query_row(
             "SELECT (SELECT c.root_id FROM contributors c WHERE c.id = d.contributor_id), \
@@ -113,34 +114,12 @@ pub fn giver_of(conn: &Connection, id: i64, email: &str) -> rusqlite::Result<Giv
         )
         .optional()?;
     Ok(match found {
-        Some((Some(contributor), Some(supporter))) => Giver::Via {
+        Some((Some(contributor), Some(supporter))) => Whose::Via {
             contributor,
             supporter,
         },
-        _ => Giver::Address(email.to_owned()),
+        _ => Whose::Address(email),
     })
-}
-
-/// Who gave a gift, as its own mail may count them (an owned [`Whose`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Giver {
-    Address(String),
-    Via { contributor: i64, supporter: i64 },
-}
-
-impl Giver {
-    pub fn whose(&self) -> Whose<'_> {
-        match self {
-            Giver::Address(email) => Whose::Address(email),
-            Giver::Via {
-                contributor,
-                supporter,
-            } => Whose::Via {
-                contributor: *contributor,
-                supporter: *supporter,
-            },
-        }
-    }
 }
 
 /// What the donor's own page may be told about `email`'s year (the holder of its pass): the

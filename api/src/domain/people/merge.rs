@@ -44,6 +44,19 @@ fn is_current(conn: &Connection, id: i64) -> rusqlite::Result<Option<bool>> {
     .optional()
 }
 
+/// The addresses of supporter `id`, if it exists and is not merged into another (whose
+/// addresses they now are).
+pub fn current_addresses(conn: &Connection, id: i64) -> rusqlite::Result<Option<Vec<String>>> {
+    if is_current(conn, id)? != Some(true) {
+        return Ok(None);
+    }
+    let mut stmt =
+        conn.prepare("SELECT email FROM supporter_emails WHERE supporter_id = ?1 ORDER BY id")?;
+    stmt.query_map([id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()
+        .map(Some)
+}
+
 /// Merges supporter `from` into `into`; returns the merge's id. Call inside one write.
 pub fn merge(
     conn: &Connection,

@@ -11,7 +11,7 @@ use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
 use crate::domain::donations::Ledger;
-use crate::domain::{directory, erasure, people, sms_consent};
+use crate::domain::{erasure, people, sms_consent};
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
 use crate::state::AppState;
@@ -66,9 +66,9 @@ pub(super) async fn erase_addresses(
         .write(move |tx| {
             let emails = match which {
                 Addresses::These(emails) => emails,
-                Addresses::OfSupporter(id) => match directory::record::person(tx, id)? {
-                    Some(person) if person.merged_into.is_none() => person.emails,
-                    _ => return Ok(None),
+                Addresses::OfSupporter(id) => match people::merge::current_addresses(tx, id)? {
+                    Some(emails) => emails,
+                    None => return Ok(None),
                 },
             };
             let phone = |e164: &str| mail.tokens.key_of(sms_consent::KEY_PURPOSE, e164);

@@ -131,9 +131,9 @@ pub(super) fn prepare(
     // the plan's address): what the contributor gave from elsewhere is held at payment.
     let giver = match sign_up_gift(tx, id)? {
         Some(gift) => donations::giver_of(tx, gift, &plan.email)?,
-        None => donations::Giver::Address(plan.email.clone()),
+        None => donations::Whose::Address(&plan.email),
     };
-    let earlier = donations::totals_except(tx, giver.whose(), year, now, except)?.completed;
+    let earlier = donations::totals_except(tx, giver, year, now, except)?.completed;
     let limit = rules.limit_cents(year);
     if limit.is_none_or(|limit| earlier + plan.amount_cents > limit) {
         pause(

@@ -41,13 +41,13 @@ pub fn after_gift(
     }
     let rules = &mail.donation_rules;
     let giver = donations::giver_of(conn, id, &email)?;
-    let total = donations::totals(conn, giver.whose(), year, now)?.completed;
+    let total = donations::totals(conn, giver, year, now)?.completed;
     if !rules.needs_itemization_info(total) {
         return Ok(false);
     }
     // Once a year per contributor: two people sharing an inbox are asked each.
-    let asked: bool = match &giver {
-        donations::Giver::Via { contributor, .. } => conn.query_row(
+    let asked: bool = match giver {
+        donations::Whose::Via { contributor, .. } => conn.query_row(
             &format!(
                 "SELECT EXISTS (SELECT 1 FROM donations WHERE {} AND contribution_year = ?2 \
                      AND info_requested_at IS NOT NULL)",
@@ -56,7 +56,7 @@ pub fn after_gift(
             params![contributor, year],
             |r| r.get(0),
         )?,
-        donations::Giver::Address(_) => conn.query_row(
+        _ => conn.query_row(
             "SELECT EXISTS (SELECT 1 FROM donations WHERE donor_email = ?1 AND contribution_year = ?2 \
                  AND info_requested_at IS NOT NULL)",
             params![email, year],

@@ -69,7 +69,7 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
         params![id, number],
     )?;
     let giver = donations::giver_of(conn, id, &gift.email)?;
-    let year_total = donations::totals(conn, giver.whose(), gift.year, now)?.completed;
+    let year_total = donations::totals(conn, giver, gift.year, now)?.completed;
     let purpose = gift
         .purpose
         .as_deref()

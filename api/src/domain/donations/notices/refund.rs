@@ -69,7 +69,7 @@ pub fn queue(mail: &Mail, conn: &Connection, id: i64, now: Timestamp) -> rusqlit
             .to_string()
     };
     let giver = donations::giver_of(conn, refund.gift, &refund.email)?;
-    let year_total = donations::totals(conn, giver.whose(), refund.year, now)?.completed;
+    let year_total = donations::totals(conn, giver, refund.year, now)?.completed;
     let limit = usd(mail.limit_cents(refund.year).unwrap_or_default());
     let (amount, gift_amount, gift_date, date, year, total) = (
         usd(refund.cents),

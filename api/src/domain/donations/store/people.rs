@@ -3,6 +3,7 @@
 //! key), which contributors gave from an address or a supporter, and the gifts and monthly
 //! plans on a person's page.
 
+use crate::store::db::placeholders as marks;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::dollars;
@@ -127,11 +128,6 @@ pub struct PersonGift {
     pub amount: String,
     pub status: String,
     pub at: String,
-}
-
-/// `?,?,…` for `n` parameters.
-fn marks(n: usize) -> String {
-    vec!["?"; n].join(",")
 }
 
 /// Every gift set up from the address rows `ids` (paid or not), oldest first.

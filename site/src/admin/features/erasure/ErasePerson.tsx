@@ -8,6 +8,7 @@ import { useId, useState } from 'react';
 import { toast } from '../../../lib/toast';
 import { adminRequest } from '../../app/client';
 import { type Erased, describeErasure } from '../../components/erased';
+import { EmailField } from '../../components/EmailField';
 import { FormDialog } from '../../components/FormDialog';
 
 export function ErasePerson() {
@@ -33,24 +34,7 @@ export function ErasePerson() {
       onSubmit={erase}
       onClosed={() => setEmail('')}
     >
-      {(problem) => (
-        <>
-          <label htmlFor={`${id}-email`} className="field-label">
-            Their e-mail address
-          </label>
-          <input
-            id={`${id}-email`}
-            type="email"
-            required
-            autoComplete="off"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            aria-invalid={problem.invalid}
-            aria-describedby={problem.describedBy}
-            className="field-input"
-          />
-        </>
-      )}
+      {(problem) => <EmailField id={`${id}-email`} label="Their e-mail address" value={email} onChange={setEmail} problem={problem} />}
     </FormDialog>
   );
 }

@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { formatExact } from '../../components/dates';
 import { type Erased, describeErasure } from '../../components/erased';
 import { exportList } from '../../components/ExportButton';
+import { EmailField } from '../../components/EmailField';
 import { FormDialog } from '../../components/FormDialog';
 import { formatAmount } from '../../components/money';
 import { useFocusWhenLost } from '../../components/useFocusWhenLost';
@@ -229,24 +230,7 @@ function MergeInto({ person: p, name }: { person: Person; name: string }) {
       }}
       onClosed={() => setEmail('')}
     >
-      {(problem) => (
-        <>
-          <label htmlFor={`${id}-email`} className="field-label">
-            The other person's e-mail address
-          </label>
-          <input
-            id={`${id}-email`}
-            type="email"
-            required
-            autoComplete="off"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            aria-invalid={problem.invalid}
-            aria-describedby={problem.describedBy}
-            className="field-input"
-          />
-        </>
-      )}
+      {(problem) => <EmailField id={`${id}-email`} label="The other person's e-mail address" value={email} onChange={setEmail} problem={problem} />}
     </FormDialog>
   );
 }
