@@ -27,6 +27,9 @@ pub struct Config {
     /// which is what a reverse proxy in front of us adds, when the connection comes from one
     /// of `TRUSTED_PROXIES` (CIDRs; default loopback). Leave off when clients connect directly.
     pub trust_proxy: crate::http::proxy::ProxyTrust,
+    /// `ADMIN_EMAIL`: the first Owner's address, made on a database with no staff accounts
+    /// (default `admin@localhost`).
+    pub admin_email: Option<String>,
     /// `ADMIN_PASSWORD_HASH`: the admin password as an argon2 PHC string (preferred).
     pub admin_password_hash: Option<String>,
     /// `ADMIN_PASSWORD`: the admin password in plain text, hashed once at start.
@@ -68,6 +71,7 @@ impl Config {
     /// What staff sign-in is set up from.
     pub fn auth_settings(&self) -> crate::domain::auth::Settings<'_> {
         crate::domain::auth::Settings {
+            email: self.admin_email.as_deref(),
             password_hash: self.admin_password_hash.as_deref(),
             password: self.admin_password.as_deref(),
             jwt_secret: self.jwt_secret.as_deref(),
@@ -114,6 +118,7 @@ impl Config {
                 .filter(|n| *n > 0)
                 .context("FORM_RATE_LIMIT must be a whole number above 0")?,
             trust_proxy: proxy_trust(bind)?,
+            admin_email: var("ADMIN_EMAIL"),
             admin_password_hash: var("ADMIN_PASSWORD_HASH"),
             admin_password: var("ADMIN_PASSWORD")
                 .map(|p| strong_enough(&p).map(|()| p))
@@ -164,6 +169,7 @@ impl Config {
             static_cache_bytes: 32 * 1024 * 1024,
             form_rate_limit: 5,
             trust_proxy: crate::http::proxy::ProxyTrust::off(),
+            admin_email: Some(Config::TEST_EMAIL.into()),
             admin_password_hash: None,
             admin_password: Some(Config::TEST_PASSWORD.into()),
             jwt_secret: Some("a test secret that is at least thirty-two bytes long".into()),
@@ -179,6 +185,8 @@ impl Config {
         }
     }
 
+    /// The first Owner's address in [`Config::for_tests`].
+    pub const TEST_EMAIL: &'static str = "owner@party.example";
     /// The admin password of [`Config::for_tests`].
     pub const TEST_PASSWORD: &str = "correct horse battery staple";
 }

@@ -27,6 +27,23 @@ enum Command {
         /// Where to write the copy (replaced if it exists).
         file: PathBuf,
     },
+    /// Staff accounts, for the operator of the machine.
+    Users {
+        #[command(subcommand)]
+        action: Users,
+    },
+}
+
+#[derive(Subcommand)]
+enum Users {
+    /// Take away every second factor of the account EMAIL (the way back in for the last
+    /// Owner without working mail): its next sign-in needs only the password, and then
+    /// enrols again. The user is e-mailed a notice; the audit log records it.
+    #[command(name = "reset-2fa")]
+    ResetTwoFactor {
+        /// The account's e-mail address.
+        email: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -52,6 +69,9 @@ async fn run() -> ExitCode {
     let result = match cli.command {
         None | Some(Command::Serve) => serve().await,
         Some(Command::Backup { file }) => backup(file).await,
+        Some(Command::Users {
+            action: Users::ResetTwoFactor { email },
+        }) => reset_two_factor(email).await,
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -78,6 +98,62 @@ async fn backup(file: PathBuf) -> anyhow::Result<()> {
         started.elapsed()
     );
     Ok(())
+}
+
+async fn reset_two_factor(email: String) -> anyhow::Result<()> {
+    use api::domain::staff::{accounts, challenges, notices, sessions};
+    let config = Config::from_env()?;
+    let db = Db::open(&config.data_dir.join("site.db"))?;
+    let state = AppState::new(config, db)?;
+    let (mail, now) = (state.mail.clone(), state.clock.now());
+    let found = state
+        .db
+        .write(move |tx| {
+            let Some(user) = accounts::by_email(tx, &email)? else {
+                return Ok(None);
+            };
+            accounts::reset_factors(tx, user.id)?;
+            // The next sign-in is trusted once, as an account's first is: whoever runs this
+            // command holds the machine.
+            tx.execute(
+                "UPDATE users SET last_sign_in_at = NULL WHERE id = ?1",
+                [user.id],
+            )?;
+            sessions::end_all(tx, user.id, None, &api::domain::clock::sql_time(now))?;
+            challenges::void_all(tx, user.id, now)?;
+            let from = notices::From {
+                ip: "the server's command line",
+                browser: "api users reset-2fa",
+                at: now,
+            };
+            notices::security(
+                &mail,
+                tx,
+                &user,
+                "your second factors were reset from the server's command line",
+                from,
+            )?;
+            api::domain::audit::record_detailed(
+                tx,
+                api::domain::audit::Action::Factor,
+                &format!("user:{}", user.id),
+                None,
+                "factors reset from the command line",
+            )?;
+            Ok(Some(user.email))
+        })
+        .await?;
+    match found {
+        Some(email) => {
+            println!(
+                "Every second factor of {email} is gone and its sessions are ended. Its next \
+                 sign-in needs only the password; set up an authenticator app or a passkey \
+                 then, from Security."
+            );
+            Ok(())
+        }
+        None => anyhow::bail!("There is no staff account with that e-mail address."),
+    }
 }
 
 async fn serve() -> anyhow::Result<()> {
@@ -107,6 +183,24 @@ async fn serve() -> anyhow::Result<()> {
             linked = filled.linked,
             contributors = filled.contributors,
             "people back-filled"
+        );
+    }
+
+    // The first start with staff accounts: the configured admin becomes the Owner.
+    let (email, phc, at) = (
+        state.auth.owner_email.clone(),
+        state.auth.owner_password.clone(),
+        state.clock.now_sql(),
+    );
+    let owner = state
+        .db
+        .write(move |tx| api::domain::staff::accounts::seed_owner(tx, &email, &phc, &at))
+        .await
+        .context("Failed to make the first Owner account")?;
+    if owner.is_some() {
+        tracing::warn!(
+            email = %state.auth.owner_email,
+            "the first Owner account was made from ADMIN_EMAIL and the admin password: sign in with them"
         );
     }
 

@@ -35,6 +35,8 @@ pub struct AppState {
     /// The time every time-based rule reads (tests move it).
     pub clock: Arc<Clock>,
     pub auth: Arc<Auth>,
+    /// Passkey ceremonies (WebAuthn) for the site's own address.
+    pub passkeys: Arc<crate::domain::staff::passkeys::Passkeys>,
     /// Who may see a donor's giving.
     pub donor_passes: Arc<DonorPasses>,
     pub form_limiter: Arc<FormLimiter>,
@@ -168,6 +170,9 @@ impl AppState {
             clock.clone(),
         )
         .context("Failed to set up outgoing mail")?;
+        let passkeys = Arc::new(crate::domain::staff::passkeys::Passkeys::new(
+            &canonical, &site.name,
+        ));
         let site = Arc::new(site);
         let limit_refunder = LimitRefunder::new(
             db.clone(),
@@ -191,6 +196,7 @@ impl AppState {
             db,
             clock,
             auth: Arc::new(auth),
+            passkeys,
             donor_passes: Arc::new(donor_passes),
             form_limiter,
             form_problems: Arc::default(),

@@ -49,6 +49,22 @@ pub enum Action {
     Unmerge,
     /// The treasurer decided whether two contributors are one person.
     DecideMatch,
+    /// Staff accounts: an invitation sent, resent, revoked or accepted.
+    Invite,
+    InviteResend,
+    InviteRevoke,
+    InviteAccept,
+    /// A user's role changed.
+    RoleChange,
+    Deactivate,
+    Reactivate,
+    /// A second factor added or removed, recovery codes made or one used, factors reset.
+    Factor,
+    PasswordChange,
+    PasswordReset,
+    /// Every session of a user ended.
+    SignOutEverywhere,
+    ServiceToken,
 }
 
 impl Action {
@@ -76,7 +92,42 @@ impl Action {
             Action::Merge => "merge",
             Action::Unmerge => "unmerge",
             Action::DecideMatch => "decide_match",
+            Action::Invite => "invite",
+            Action::InviteResend => "invite_resend",
+            Action::InviteRevoke => "invite_revoke",
+            Action::InviteAccept => "invite_accept",
+            Action::RoleChange => "role_change",
+            Action::Deactivate => "deactivate",
+            Action::Reactivate => "reactivate",
+            Action::Factor => "factor",
+            Action::PasswordChange => "password_change",
+            Action::PasswordReset => "password_reset",
+            Action::SignOutEverywhere => "sign_out_everywhere",
+            Action::ServiceToken => "service_token",
         }
+    }
+}
+
+/// Who did something: from where, and which user or service token.
+#[derive(Debug, Clone, Copy)]
+pub struct By {
+    pub ip: IpAddr,
+    pub user: Option<i64>,
+    pub service: Option<i64>,
+}
+
+impl By {
+    /// Someone not signed in (a sign-in attempt, a link from a mail).
+    pub fn anonymous(ip: IpAddr) -> By {
+        By {
+            ip,
+            user: None,
+            service: None,
+        }
+    }
+
+    fn actor(&self) -> Option<String> {
+        self.service.map(|id| format!("service-token:{id}"))
     }
 }
 
@@ -85,11 +136,17 @@ pub fn record(
     tx: &Connection,
     action: Action,
     target: Option<&str>,
-    ip: IpAddr,
+    by: By,
 ) -> rusqlite::Result<()> {
     tx.execute(
-        "INSERT INTO audit_log (action, target, ip) VALUES (?1, ?2, ?3)",
-        params![action.as_str(), target, ip.to_string()],
+        "INSERT INTO audit_log (action, target, ip, user_id, actor) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![
+            action.as_str(),
+            target,
+            by.ip.to_string(),
+            by.user,
+            by.actor()
+        ],
     )
     .map(|_| ())
 }
@@ -108,17 +165,24 @@ pub fn record_system(
 }
 
 /// Adds a row with `detail`, what the action carried besides its target (a refund's amount
-/// and reason); `ip` is `None` for what the server did on its own (an event from Stripe).
+/// and reason); `by` is `None` for what the server did on its own (an event from Stripe).
 pub fn record_detailed(
     tx: &Connection,
     action: Action,
     target: &str,
-    ip: Option<IpAddr>,
+    by: Option<By>,
     detail: &str,
 ) -> rusqlite::Result<()> {
     tx.execute(
-        "INSERT INTO audit_log (action, target, ip, detail) VALUES (?1, ?2, ?3, ?4)",
-        params![action.as_str(), target, ip.map(|ip| ip.to_string()), detail],
+        "INSERT INTO audit_log (action, target, ip, detail, user_id, actor) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            action.as_str(),
+            target,
+            by.map(|b| b.ip.to_string()),
+            detail,
+            by.and_then(|b| b.user),
+            by.and_then(|b| b.actor())
+        ],
     )
     .map(|_| ())
 }
@@ -152,14 +216,87 @@ pub fn record_failed_login(tx: &Connection, ip: IpAddr) -> rusqlite::Result<()> 
     .map(|_| ())
 }
 
-/// Records that staff at `ip` saw (`View`) or downloaded (`Export`) people's details
+/// Records that staff (`by`) saw (`View`) or downloaded (`Export`) people's details
 /// (`target`: which list). Written before the details are sent, in a write of its own.
 pub async fn record_access(
     db: &Db,
     action: Action,
     target: &'static str,
-    ip: IpAddr,
+    by: By,
 ) -> Result<(), crate::store::error::Error> {
-    db.write(move |tx| record(tx, action, Some(target), ip))
+    db.write(move |tx| record(tx, action, Some(target), by))
         .await
+}
+
+/// One row of the audit log, as staff read it.
+#[derive(Debug, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    pub id: i64,
+    pub at: String,
+    pub action: String,
+    pub target: Option<String>,
+    /// The staff member, when a signed-in person did it.
+    pub user: Option<Actor>,
+    /// Who else: `donor`, `service-token:3`, or none for the server itself.
+    pub actor: Option<String>,
+    pub ip: Option<String>,
+    pub detail: Option<String>,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct Actor {
+    pub id: i64,
+    pub email: String,
+    pub name: String,
+}
+
+/// Entries on one page of the log.
+pub const PAGE_SIZE: i64 = 100;
+
+/// Page `page` of the log (newest first), only `user`'s rows when given, and how many
+/// rows there are in all.
+pub fn page(
+    conn: &Connection,
+    user: Option<i64>,
+    page: Option<i64>,
+) -> rusqlite::Result<(Vec<Entry>, i64)> {
+    let total: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM audit_log WHERE ?1 IS NULL OR user_id = ?1",
+        [user],
+        |r| r.get(0),
+    )?;
+    let (limit, offset) = match page {
+        Some(p) => (PAGE_SIZE, p * PAGE_SIZE),
+        None => (-1, 0),
+    };
+    let mut stmt = conn.prepare(
+        "SELECT a.id, a.at, a.action, a.target, a.user_id, u.email, u.name, a.actor, a.ip, a.detail
+         FROM audit_log a LEFT JOIN users u ON u.id = a.user_id
+         WHERE ?1 IS NULL OR a.user_id = ?1
+         ORDER BY a.id DESC LIMIT ?2 OFFSET ?3",
+    )?;
+    let entries = stmt
+        .query_map(params![user, limit, offset], |r| {
+            let user = match r.get::<_, Option<i64>>(4)? {
+                Some(id) => Some(Actor {
+                    id,
+                    email: r.get::<_, Option<String>>(5)?.unwrap_or_default(),
+                    name: r.get::<_, Option<String>>(6)?.unwrap_or_default(),
+                }),
+                None => None,
+            };
+            Ok(Entry {
+                id: r.get(0)?,
+                at: r.get(1)?,
+                action: r.get(2)?,
+                target: r.get(3)?,
+                user,
+                actor: r.get(7)?,
+                ip: r.get(8)?,
+                detail: r.get(9)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok((entries, total))
 }

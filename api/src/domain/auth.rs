@@ -1,13 +1,14 @@
-//! Staff sign-in: one shared admin password (argon2id), and JWT session tokens.
+//! Staff sign-in's mechanics: password checks (argon2id), lockouts, and JWT session tokens.
+//! Who the accounts are and what they may do is `domain::staff`.
 //!
-//! - The password comes from `ADMIN_PASSWORD_HASH` (a PHC string), or `ADMIN_PASSWORD`
-//!   (hashed once at start), or, with neither, one generated on the first start: printed
-//!   once to the log, only its hash kept in `DATA_DIR/admin-password.phc` (mode 0600).
-//! - Tokens are HS256 JWTs with `iat`, `exp` (60 minutes) and a random `jti`. The signing
-//!   key is derived from the secret (`JWT_SECRET`, or one generated into
-//!   `DATA_DIR/jwt-secret`) and the password, so a new password invalidates every token
-//!   issued before it.
-//! - Logout revokes a token's `jti` until it would have expired (table `revoked_tokens`).
+//! - The first Owner (made on a database with no users) is `ADMIN_EMAIL` with the password
+//!   from `ADMIN_PASSWORD_HASH` (a PHC string), or `ADMIN_PASSWORD` (hashed once at start),
+//!   or, with neither, one generated on the first start: printed once to the log, only its
+//!   hash kept in `DATA_DIR/admin-password.phc` (mode 0600).
+//! - Tokens are HS256 JWTs with `sub` (the user), `iat`, `exp` (60 minutes) and a random
+//!   `jti`, signed with a key derived from the secret (`JWT_SECRET`, or one generated into
+//!   `DATA_DIR/jwt-secret`). Each `jti` is a row of `staff_sessions`, read on every
+//!   request: ending the row signs the browser out at once.
 //! - More than [`MAX_FAILURES`] sign-in attempts from one address within [`FAILURE_WINDOW`]
 //!   lock that address out until the oldest ages out. An attempt counts from the moment it
 //!   is let through to the password check (a success takes its count back), so attempts sent
@@ -32,6 +33,9 @@ use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::domain::audit::By;
+use crate::domain::staff::service_tokens::Scope;
+use crate::domain::staff::{Cap, Keys, Role};
 use crate::http::network::limit_key;
 use crate::store::db::write_private;
 
@@ -55,6 +59,8 @@ pub const CHECK_WAIT: Duration = Duration::from_secs(3);
 struct Lanes {
     suspect: tokio::sync::Semaphore,
     clean: tokio::sync::Semaphore,
+    /// New passwords being hashed (an invitation accepted, a reset, a change).
+    hashing: tokio::sync::Semaphore,
 }
 
 impl Default for Lanes {
@@ -62,6 +68,7 @@ impl Default for Lanes {
         Lanes {
             suspect: tokio::sync::Semaphore::new(CHECKS_AT_ONCE),
             clean: tokio::sync::Semaphore::new(CHECKS_AT_ONCE),
+            hashing: tokio::sync::Semaphore::new(CHECKS_AT_ONCE),
         }
     }
 }
@@ -87,8 +94,11 @@ pub struct Attempt {
 
 const PASSWORD_FILE: &str = "admin-password.phc";
 const SECRET_FILE: &str = "jwt-secret";
+/// Failed passwords one account may take, from anywhere, within [`FAILURE_WINDOW`], before
+/// only browsers it has signed in from before may try it (see [`Auth::account_locked`]).
+pub const MAX_ACCOUNT_FAILURES: usize = 50;
 
-/// What a session token says.
+/// What a session token says: `sub` is the user's id.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Claims {
     pub sub: String,
@@ -97,85 +107,159 @@ pub struct Claims {
     pub jti: String,
 }
 
-/// A signed-in staff member, as every admin handler receives them.
+/// Who is calling an admin route, as every admin handler receives them.
 #[derive(Debug, Clone)]
 pub struct Admin {
+    /// The session token's id (empty for a service token).
     pub jti: String,
     pub expires_at: i64,
     /// Where the request came from, for the audit log.
     pub ip: IpAddr,
+    pub actor: Actor,
 }
 
-/// What sign-in is set up from (`Config::auth_settings`): the configured password (an
-/// argon2 PHC string, or plain text), the token secret, and where generated ones are kept.
+/// A person signed in, or automation with a service token.
+#[derive(Debug, Clone, Copy)]
+pub enum Actor {
+    User { id: i64, role: Role, session: i64 },
+    Service { id: i64, scope: Scope },
+}
+
+impl Admin {
+    /// What the audit log records of this caller.
+    pub fn by(&self) -> By {
+        match self.actor {
+            Actor::User { id, .. } => By {
+                ip: self.ip,
+                user: Some(id),
+                service: None,
+            },
+            Actor::Service { id, .. } => By {
+                ip: self.ip,
+                user: None,
+                service: Some(id),
+            },
+        }
+    }
+
+    /// The signed-in person's id; `None` for a service token.
+    pub fn user(&self) -> Option<i64> {
+        match self.actor {
+            Actor::User { id, .. } => Some(id),
+            Actor::Service { .. } => None,
+        }
+    }
+
+    pub fn role(&self) -> Option<Role> {
+        match self.actor {
+            Actor::User { role, .. } => Some(role),
+            Actor::Service { .. } => None,
+        }
+    }
+
+    pub fn session(&self) -> Option<i64> {
+        match self.actor {
+            Actor::User { session, .. } => Some(session),
+            Actor::Service { .. } => None,
+        }
+    }
+
+    pub fn can(&self, cap: Cap) -> bool {
+        match self.actor {
+            Actor::User { role, .. } => role.can(cap),
+            Actor::Service { scope, .. } => scope.can(cap),
+        }
+    }
+}
+
+/// What sign-in is set up from (`Config::auth_settings`): the first Owner's address and
+/// password (an argon2 PHC string, or plain text), the token secret, and where generated
+/// ones are kept.
 pub struct Settings<'a> {
+    pub email: Option<&'a str>,
     pub password_hash: Option<&'a str>,
     pub password: Option<&'a str>,
     pub jwt_secret: Option<&'a str>,
     pub data_dir: &'a Path,
 }
 
+/// The address of the Owner made on a first start without `ADMIN_EMAIL`.
+pub const DEFAULT_OWNER_EMAIL: &str = "admin@localhost";
+
 pub struct Auth {
-    password: String,
+    /// The first Owner's address and password hash, used once: on a database with no users.
+    pub owner_email: String,
+    pub owner_password: String,
+    /// A hash checked for unknown addresses, so they take as long as known ones.
+    decoy: String,
     encoding: EncodingKey,
     decoding: DecodingKey,
     validation: Validation,
+    /// Staff secrets' hashing and sealing keys.
+    pub keys: Keys,
     failures: Mutex<HashMap<IpAddr, VecDeque<Instant>>>,
+    account_failures: Mutex<HashMap<i64, VecDeque<Instant>>>,
     lanes: Lanes,
 }
 
 impl Auth {
-    /// Sets up the password and signing keys from `settings`, generating what is missing
-    /// into `DATA_DIR`.
+    /// Sets up the first Owner's password and the signing keys from `settings`, generating
+    /// what is missing into `DATA_DIR`.
     pub fn new(settings: &Settings<'_>) -> Result<Auth> {
-        let (password, fingerprint) = match (settings.password_hash, settings.password) {
+        let owner_password = match (settings.password_hash, settings.password) {
             (Some(phc), _) => {
                 PasswordHash::new(phc).map_err(|e| {
                     anyhow::anyhow!("ADMIN_PASSWORD_HASH is not an argon2 PHC string: {e}")
                 })?;
-                (phc.to_owned(), phc.to_owned())
+                phc.to_owned()
             }
-            (None, Some(plain)) => (hash(plain)?, format!("plain:{plain}")),
-            (None, None) => {
-                let phc = generated_password(settings.data_dir)?;
-                (phc.clone(), phc)
-            }
+            (None, Some(plain)) => hash(plain)?,
+            (None, None) => generated_password(settings.data_dir)?,
         };
         let secret = signing_secret(settings)?;
-        // The key depends on the password too: changing it signs everyone out.
         let key = Sha256::new()
             .chain_update(&secret)
             .chain_update([0])
-            .chain_update(fingerprint.as_bytes())
+            .chain_update(b"staff-session")
             .finalize();
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = 0;
         validation.set_required_spec_claims(&["exp", "sub"]);
-        validation.sub = Some("admin".into());
         Ok(Auth {
-            password,
+            owner_email: settings
+                .email
+                .map(crate::domain::staff::normalise_email)
+                .unwrap_or_else(|| DEFAULT_OWNER_EMAIL.into()),
+            owner_password,
+            decoy: hash(&format!("{:032x}", rand::random::<u128>()))?,
             encoding: EncodingKey::from_secret(&key),
             decoding: DecodingKey::from_secret(&key),
             validation,
+            keys: Keys::new(&secret),
             failures: Mutex::default(),
+            account_failures: Mutex::default(),
             lanes: Lanes::default(),
         })
     }
 
-    /// Whether `candidate` is the admin password. Slow on purpose (argon2), and as slow for
-    /// a wrong password as for the right one: call it on the blocking pool.
-    pub fn password_matches(&self, candidate: &str) -> bool {
-        let hash = PasswordHash::new(&self.password).expect("checked at start");
+    /// Whether `candidate` is the password `phc` is the hash of (the decoy's, for an
+    /// unknown address). Slow on purpose (argon2), and as slow for a wrong password as for
+    /// the right one: call it on the blocking pool.
+    pub fn password_matches(&self, phc: Option<&str>, candidate: &str) -> bool {
+        let known = phc.is_some();
+        let Ok(hash) = PasswordHash::new(phc.unwrap_or(&self.decoy)) else {
+            return false;
+        };
         Argon2::default()
             .verify_password(candidate.as_bytes(), &hash)
             .is_ok()
+            && known
     }
 
-    /// A new session token and its claims.
-    pub fn issue(&self) -> Result<(String, Claims)> {
-        let now = jiff::Timestamp::now().as_second();
+    /// A new session token for `user` and its claims, from `now` (seconds).
+    pub fn issue(&self, user: i64, now: i64) -> Result<(String, Claims)> {
         let claims = Claims {
-            sub: "admin".into(),
+            sub: user.to_string(),
             iat: now,
             exp: now + SESSION.as_secs() as i64,
             jti: format!("{:032x}", rand::random::<u128>()),
@@ -191,12 +275,13 @@ impl Auth {
             .map(|data| data.claims)
     }
 
-    /// Checks `candidate` for a sign-in from `ip`: counts the attempt first (refused when
-    /// `ip` is locked out), then waits for a turn to run the slow check on the blocking
-    /// pool. `Ok(true)` is the right password (whose attempt no longer counts).
+    /// Checks `candidate` against `phc` for a sign-in from `ip`: counts the attempt first
+    /// (refused when `ip` is locked out), then waits for a turn to run the slow check on the
+    /// blocking pool. `Ok(true)` is the right password (whose attempt no longer counts).
     pub async fn check_attempt(
         self: &std::sync::Arc<Self>,
         ip: IpAddr,
+        phc: Option<String>,
         candidate: String,
     ) -> Result<bool, NotChecked> {
         let attempt = self.begin_attempt(ip).map_err(NotChecked::LockedOut)?;
@@ -209,9 +294,10 @@ impl Auth {
             return Err(NotChecked::Busy);
         };
         let auth = self.clone();
-        let matches = tokio::task::spawn_blocking(move || auth.password_matches(&candidate))
-            .await
-            .unwrap_or(false);
+        let matches =
+            tokio::task::spawn_blocking(move || auth.password_matches(phc.as_deref(), &candidate))
+                .await
+                .unwrap_or(false);
         drop(turn);
         if matches {
             self.forget_attempt(&attempt);
@@ -219,6 +305,53 @@ impl Auth {
         Ok(matches)
     }
 
+    /// Hashes a new password on the blocking pool, one at a time (argon2 takes 19 MiB and a
+    /// core's worth of time); `Busy` when the turn does not come within [`CHECK_WAIT`].
+    pub async fn hash_new(&self, password: String) -> Result<String, NotChecked> {
+        let Ok(Ok(turn)) = tokio::time::timeout(CHECK_WAIT, self.lanes.hashing.acquire()).await
+        else {
+            return Err(NotChecked::Busy);
+        };
+        let hashed = tokio::task::spawn_blocking(move || hash(&password))
+            .await
+            .ok()
+            .and_then(Result::ok);
+        drop(turn);
+        hashed.ok_or(NotChecked::Busy)
+    }
+
+    /// Whether account `user` has had [`MAX_ACCOUNT_FAILURES`] wrong passwords lately, from
+    /// any number of networks: then only a browser it signed in from before may try it. A
+    /// guesser spread over many addresses stops there, and the person keeps their way in.
+    pub fn account_locked(&self, user: i64) -> bool {
+        let mut failures = self
+            .account_failures
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let Some(times) = failures.get_mut(&user) else {
+            return false;
+        };
+        while times.front().is_some_and(|t| t.elapsed() >= FAILURE_WINDOW) {
+            times.pop_front();
+        }
+        times.len() >= MAX_ACCOUNT_FAILURES
+    }
+
+    /// Counts a wrong password for account `user`.
+    pub fn account_failed(&self, user: i64) {
+        let mut failures = self
+            .account_failures
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if failures.len() >= MOST_TRACKED && !failures.contains_key(&user) {
+            failures.retain(|_, times| times.back().is_some_and(|t| t.elapsed() < FAILURE_WINDOW));
+        }
+        let times = failures.entry(user).or_default();
+        times.push_back(Instant::now());
+        while times.len() > MAX_ACCOUNT_FAILURES {
+            times.pop_front();
+        }
+    }
     /// Counts an attempt from `ip` (its /64, for IPv6: [`limit_key`]), or `Err(seconds to
     /// wait)` when that network has tried too often lately. Other networks are untouched.
     pub fn begin_attempt(&self, ip: IpAddr) -> Result<Attempt, u64> {
@@ -257,6 +390,12 @@ impl Auth {
     pub fn forget_old_failures(&self) {
         let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
         failures.retain(|_, times| times.back().is_some_and(|t| t.elapsed() < FAILURE_WINDOW));
+        drop(failures);
+        let mut accounts = self
+            .account_failures
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        accounts.retain(|_, times| times.back().is_some_and(|t| t.elapsed() < FAILURE_WINDOW));
     }
 }
 
@@ -340,6 +479,8 @@ mod tests {
         let path = dir.path().join(PASSWORD_FILE);
         let phc = fs::read_to_string(&path).unwrap();
         assert!(phc.starts_with("$argon2id$"), "{phc}");
+        assert_eq!(first.owner_password, phc);
+        assert_eq!(first.owner_email, crate::config::Config::TEST_EMAIL);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -354,36 +495,36 @@ mod tests {
             );
         }
         // A restart keeps both: a token from before still verifies.
-        let (token, _) = first.issue().unwrap();
+        let (token, _) = first.issue(1, jiff::Timestamp::now().as_second()).unwrap();
         let second = Auth::new(&config(dir.path()).auth_settings()).unwrap();
-        assert!(second.verify(&token).is_some());
+        assert_eq!(second.verify(&token).unwrap().sub, "1");
         assert_eq!(fs::read_to_string(&path).unwrap(), phc);
     }
 
     #[test]
-    fn a_new_password_signs_everyone_out() {
+    fn passwords_are_checked_against_their_hash_and_unknown_addresses_never_match() {
         let dir = tempfile::tempdir().unwrap();
         let mut c = config(dir.path());
-        c.admin_password = Some("first password".into());
-        let (token, _) = Auth::new(&c.auth_settings()).unwrap().issue().unwrap();
-        assert!(
-            Auth::new(&c.auth_settings())
-                .unwrap()
-                .verify(&token)
-                .is_some(),
-            "same password"
-        );
-        c.admin_password = Some("second password".into());
-        assert!(
-            Auth::new(&c.auth_settings())
-                .unwrap()
-                .verify(&token)
-                .is_none()
-        );
-        c.admin_password = None;
         c.admin_password_hash = Some(hash("third").unwrap());
         let auth = Auth::new(&c.auth_settings()).unwrap();
-        assert!(auth.password_matches("third") && !auth.password_matches("Third"));
+        let phc = auth.owner_password.clone();
+        assert!(auth.password_matches(Some(&phc), "third"));
+        assert!(!auth.password_matches(Some(&phc), "Third"));
+        assert!(!auth.password_matches(None, "third"));
+        assert!(!auth.password_matches(Some("not a hash"), "third"));
+    }
+
+    #[test]
+    fn an_account_locks_only_after_many_failures() {
+        let dir = tempfile::tempdir().unwrap();
+        let auth = Auth::new(&config(dir.path()).auth_settings()).unwrap();
+        for _ in 0..MAX_ACCOUNT_FAILURES - 1 {
+            auth.account_failed(7);
+        }
+        assert!(!auth.account_locked(7));
+        auth.account_failed(7);
+        assert!(auth.account_locked(7));
+        assert!(!auth.account_locked(8));
     }
 
     #[test]

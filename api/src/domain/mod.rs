@@ -14,4 +14,5 @@ pub mod people;
 pub mod rebuild;
 pub mod schedule;
 pub mod sms_consent;
+pub mod staff;
 pub mod uploads;

@@ -6,7 +6,9 @@
 //! - `Invalid`: a field of a submission breaks a rule; a 400 like `BadRequest` whose body
 //!   also names the field (`{"message", "field"}`), so a page can mark and focus it.
 //! - `UnsupportedMediaType`: a body in an encoding the route does not take.
-//! - `Forbidden`: a request we will not take from where it came (a cross-site form post).
+//! - `Forbidden`: a request we will not take from where it came (a cross-site form post), or
+//!   from who sent it (a role without the capability); `MustEnrol` when what is missing is
+//!   the strong second factor their role requires.
 //! - `PayloadTooLarge`: a body over the route's limit.
 //! - `Unauthorized`: no valid admin session; the admin app signs out on it.
 //! - `TooManyRequests`: a rate limit was hit; `RetryAfter` when the client should be told
@@ -40,6 +42,10 @@ pub enum ApiError {
     UnsupportedMediaType(String),
     #[error("{0}")]
     Forbidden(String),
+    /// The caller's role needs a strong second factor they have not set up yet: a 403 whose
+    /// body also says `"enrol": true`, so the admin sends them to enrol.
+    #[error("{0}")]
+    MustEnrol(String),
     #[error("The request is too large.")]
     PayloadTooLarge,
     /// The spec's own words for a blog image over 5 MB.
@@ -114,6 +120,14 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
             }
             ApiError::UnsupportedMediaType(m) => (StatusCode::UNSUPPORTED_MEDIA_TYPE, m.clone()),
             ApiError::Forbidden(m) => (StatusCode::FORBIDDEN, m.clone()),
+            ApiError::MustEnrol(m) => {
+                let body = serde_json::json!({ "message": m, "enrol": true });
+                return Ok(warp::reply::with_status(
+                    warp::reply::json(&body),
+                    StatusCode::FORBIDDEN,
+                )
+                .into_response());
+            }
             ApiError::PayloadTooLarge | ApiError::ImageTooLarge => {
                 (StatusCode::PAYLOAD_TOO_LARGE, e.to_string())
             }

@@ -1,13 +1,19 @@
 //! The database's own chores, run once a minute (see `AppState::housekeeping`): forgetting
-//! revoked tokens past their expiry and failed sign-ins past their 90 days.
+//! staff sessions and sign-in challenges a day past their end, and failed sign-ins past
+//! their 90 days.
 
 use rusqlite::Connection;
 
 /// Deletes what is no longer needed; call inside one write.
 pub fn prune(tx: &Connection) -> rusqlite::Result<()> {
-    // Revoked tokens past their expiry would be refused anyway.
+    // Sessions and challenges past their end would be refused anyway; a day's grace keeps
+    // the sessions list honest about what just ended.
     tx.execute(
-        "DELETE FROM revoked_tokens WHERE expires_at < CAST(strftime('%s', 'now') AS INTEGER)",
+        "DELETE FROM staff_sessions WHERE expires_at < CAST(strftime('%s', 'now') AS INTEGER) - 86400",
+        [],
+    )?;
+    tx.execute(
+        "DELETE FROM sign_in_challenges WHERE expires_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')",
         [],
     )?;
     // Failed sign-ins are kept 90 days: long enough to see a pattern, no longer.

@@ -10,6 +10,29 @@ use warp::http::Response;
 use warp::hyper::body::Bytes;
 use warp::reply::Response as Reply;
 
+/// A signed-in browser of a test account: its device cookie and authenticator secret.
+#[derive(Debug, Clone)]
+pub struct Enrolled {
+    pub device: String,
+    pub totp: Vec<u8>,
+}
+
+/// The code an authenticator app with `secret` shows at `at`.
+pub fn totp_code(secret: &[u8], at: jiff::Timestamp) -> String {
+    totp_rs::TOTP::new_unchecked(totp_rs::Algorithm::SHA1, 6, 0, 30, secret.to_vec())
+        .generate(at.as_second() as u64)
+}
+
+/// The `acp_device` cookie a response sets.
+pub fn device_cookie(res: &Response<Bytes>) -> Option<String> {
+    res.headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|v| v.strip_prefix("acp_device="))
+        .map(|v| v.split(';').next().unwrap_or_default().to_owned())
+}
+
 /// What a test changes in the configuration before the app starts.
 type Adjust = fn(&mut Config);
 
@@ -22,6 +45,8 @@ pub struct TestApp {
     pub data_dir: std::path::PathBuf,
     /// The built site's options (for `with_site`), to start again on the same folders.
     site: Option<(generator::BuildOptions, Adjust)>,
+    /// The Owner's remembered browser and authenticator secret, once `login` enrolled them.
+    owner: std::sync::Mutex<Option<Enrolled>>,
     _dir: tempfile::TempDir,
 }
 
@@ -81,6 +106,7 @@ impl TestApp {
             db,
             data_dir,
             site: None,
+            owner: Default::default(),
             _dir: dir,
         }
     }
@@ -129,6 +155,7 @@ impl TestApp {
             db,
             data_dir,
             site: Some((opts, adjust)),
+            owner: Default::default(),
             _dir: dir,
         }
     }
@@ -200,19 +227,77 @@ impl TestApp {
         (coding, String::from_utf8(body).unwrap())
     }
 
-    /// Signs in with the test password and returns the token.
+    /// Signs the Owner in and returns the token. The first time, this is the account's
+    /// first sign-in: it enrols an authenticator app (the Owner's role requires one) and
+    /// keeps the browser's device cookie, which later sign-ins send.
     pub async fn login(&self) -> String {
-        let res = warp::test::request()
+        let known = self.owner.lock().unwrap().clone();
+        let mut req = warp::test::request()
             .method("POST")
             .path("/api/admin/login")
             .remote_addr(([10, 9, 9, 9], 40000).into())
-            .json(&serde_json::json!({ "password": Config::TEST_PASSWORD }))
-            .reply(&self.app)
-            .await;
+            .json(&serde_json::json!({ "email": Config::TEST_EMAIL, "password": Config::TEST_PASSWORD }));
+        if let Some(known) = &known {
+            req = req.header("cookie", format!("acp_device={}", known.device));
+        }
+        let res = req.reply(&self.app).await;
         assert_eq!(res.status(), 200, "{:?}", res.body());
         let body: Value = serde_json::from_slice(res.body()).unwrap();
-        assert_eq!(body["success"], true);
-        body["token"].as_str().unwrap().to_owned()
+        assert_eq!(body["success"], true, "{body}");
+        let token = body["token"].as_str().unwrap().to_owned();
+        if known.is_none() {
+            let device = device_cookie(&res).expect("a first sign-in remembers the browser");
+            let id = body["user"]["id"].as_i64().unwrap();
+            let totp = self.arrange_totp(id).await;
+            *self.owner.lock().unwrap() = Some(Enrolled { device, totp });
+        }
+        token
+    }
+
+    /// The Owner's device cookie and authenticator secret (after `login`).
+    pub fn owner(&self) -> Enrolled {
+        self.owner.lock().unwrap().clone().expect("login() first")
+    }
+
+    /// Enrols an authenticator app for the signed-in `token` through the API (as a person
+    /// does, with its notice mailed); returns its secret.
+    pub async fn enrol_totp(&self, token: &str) -> Vec<u8> {
+        let res = self
+            .admin("POST", "/api/admin/security/totp", token, None)
+            .await;
+        assert_eq!(res.status(), 200, "{:?}", res.body());
+        let secret = TestApp::json(&res)["secret"].as_str().unwrap().to_owned();
+        let secret = totp_rs::Secret::Encoded(secret).to_bytes().unwrap();
+        let code = totp_code(&secret, self.state.clock.now());
+        let res = self
+            .admin(
+                "POST",
+                "/api/admin/security/totp/confirm",
+                token,
+                Some(serde_json::json!({ "code": code })),
+            )
+            .await;
+        assert_eq!(res.status(), 200, "{:?}", res.body());
+        secret
+    }
+
+    /// Gives `user` an authenticator app directly in the database: the arrangement of a
+    /// test about something else (no notice is mailed; its step is the clock's, so a code
+    /// is good from the next step on). Returns its secret.
+    pub async fn arrange_totp(&self, user: i64) -> Vec<u8> {
+        let secret: [u8; 20] = rand::random();
+        let sealed = self.state.auth.keys.seal(&secret);
+        let step = self.state.clock.now().as_second() / 30;
+        self.db
+            .write(move |tx| {
+                tx.execute(
+                    "UPDATE users SET totp_secret = ?2, totp_last_step = ?3 WHERE id = ?1",
+                    rusqlite::params![user, sealed, step],
+                )
+            })
+            .await
+            .unwrap();
+        secret.to_vec()
     }
 
     /// An admin request with `token` and an optional JSON body.
@@ -326,4 +411,30 @@ pub const ADMIN_ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/admin/blogs/1/revisions/1"),
     ("POST", "/api/admin/blogs/1/revisions/1/restore"),
     ("DELETE", "/api/admin/blogs/1"),
+    ("GET", "/api/admin/me"),
+    ("GET", "/api/admin/security"),
+    ("POST", "/api/admin/security/totp"),
+    ("POST", "/api/admin/security/totp/confirm"),
+    ("DELETE", "/api/admin/security/totp"),
+    ("POST", "/api/admin/security/recovery-codes"),
+    ("POST", "/api/admin/security/passkeys/options"),
+    ("POST", "/api/admin/security/passkeys"),
+    ("DELETE", "/api/admin/security/passkeys/1"),
+    ("POST", "/api/admin/security/password"),
+    ("POST", "/api/admin/security/sign-out-everywhere"),
+    ("GET", "/api/admin/users"),
+    ("POST", "/api/admin/invitations"),
+    ("POST", "/api/admin/invitations/1/resend"),
+    ("DELETE", "/api/admin/invitations/1"),
+    ("PATCH", "/api/admin/users/1"),
+    ("POST", "/api/admin/users/1/deactivate"),
+    ("POST", "/api/admin/users/1/reactivate"),
+    ("POST", "/api/admin/users/1/reset-factors"),
+    ("GET", "/api/admin/users/1/sessions"),
+    ("POST", "/api/admin/users/1/sign-out-everywhere"),
+    ("GET", "/api/admin/service-tokens"),
+    ("POST", "/api/admin/service-tokens"),
+    ("DELETE", "/api/admin/service-tokens/1"),
+    ("GET", "/api/admin/audit"),
+    ("GET", "/api/admin/audit/export"),
 ];

@@ -20,4 +20,5 @@ mod openapi;
 mod real_server;
 mod security;
 mod sms_consent;
+mod staff;
 mod static_files;

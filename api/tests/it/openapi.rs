@@ -22,7 +22,20 @@ const PUBLIC_ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/monthly/card/saved"),
     ("POST", "/api/stripe/webhook"),
     ("POST", "/api/admin/login"),
+    ("POST", "/api/admin/login/verify"),
+    ("POST", "/api/admin/login/passkey/options"),
+    ("POST", "/api/admin/login/passkey"),
+    ("POST", "/api/admin/invitation"),
+    ("POST", "/api/admin/invitation/accept"),
+    ("POST", "/api/admin/password-reset"),
+    ("POST", "/api/admin/password-reset/check"),
+    ("POST", "/api/admin/password-reset/complete"),
 ];
+
+/// Whether `path` is an admin route anyone may call (the sign-in steps and mailed links').
+pub fn public_admin(path: &str) -> bool {
+    PUBLIC_ROUTES.iter().any(|(_, p)| *p == path)
+}
 
 fn document() -> Value {
     serde_json::from_str(api::routes::openapi::DOCUMENT).expect("api/openapi.json is JSON")
@@ -64,7 +77,7 @@ async fn the_document_is_served_and_is_openapi_3_1() {
                 op["responses"].as_object().is_some_and(|r| !r.is_empty()),
                 "{method} {path}"
             );
-            let protected = path.starts_with("/api/admin/") && path != "/api/admin/login";
+            let protected = path.starts_with("/api/admin/") && !public_admin(path);
             assert_eq!(
                 op.get("security").is_some(),
                 protected,
@@ -72,6 +85,12 @@ async fn the_document_is_served_and_is_openapi_3_1() {
             );
             if protected {
                 assert!(op["responses"].get("401").is_some(), "{method} {path}");
+                assert!(op["responses"].get("403").is_some(), "{method} {path}");
+                let cap = op["x-capability"].as_str().unwrap_or_default();
+                assert!(
+                    api::domain::staff::Cap::parse(cap).is_some(),
+                    "{method} {path} declares no capability (x-capability): {cap:?}"
+                );
             }
         }
     }

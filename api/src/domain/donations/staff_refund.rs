@@ -8,12 +8,10 @@
 //! answer is recorded with the donor's notice and the audit row (amount and reason) in one
 //! write.
 
-use std::net::IpAddr;
-
 use super::refunds::{self, Refused};
 use super::stripe::NewRefund;
 use super::{Ledger, money_back, store};
-use crate::domain::audit::{self, Action};
+use crate::domain::audit::{self, Action, By};
 use crate::store::error::Error as StoreError;
 
 /// Why a refund was not made.
@@ -34,13 +32,13 @@ pub enum RefundError {
     Store(#[from] StoreError),
 }
 
-/// Refunds `cents` of gift `id` for `reason`, as staff at `ip` asked.
+/// Refunds `cents` of gift `id` for `reason`, as staff (`by`) asked.
 pub async fn refund(
     ledger: &Ledger,
     id: i64,
     cents: i64,
     reason: &str,
-    ip: IpAddr,
+    by: By,
 ) -> Result<(), RefundError> {
     let Some(payments) = ledger.payments.clone() else {
         // No gift can be refunded without Stripe, but one that does not exist is still
@@ -108,7 +106,7 @@ pub async fn refund(
                 c,
                 Action::Refund,
                 &format!("donation:{id}"),
-                Some(ip),
+                Some(by),
                 &detail,
             )?;
             Ok(queued)

@@ -220,6 +220,12 @@ impl Mail {
         self.transport.erase(email, ids)
     }
 
+    /// Whether mail leaves this server (an SMTP server is set); without one it only lands
+    /// in the outbox folder, where nobody reads a sign-in code.
+    pub fn delivers(&self) -> bool {
+        matches!(self.transport, Transport::Smtp(_))
+    }
+
     /// An absolute link to `path` on the site.
     pub fn link(&self, path: &str) -> String {
         format!("{}{path}", self.site_url)

@@ -26,6 +26,21 @@ pub struct Texts {
     pub monthly: Monthly,
     pub newsletter: Newsletter,
     pub pages: Pages,
+    /// To staff about their own account.
+    pub staff: StaffAccount,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StaffAccount {
+    pub code_subject: String,
+    pub code_body: String,
+    pub invite_subject: String,
+    pub invite_body: String,
+    pub reset_subject: String,
+    pub reset_body: String,
+    pub notice_subject: String,
+    pub notice_body: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -185,7 +200,20 @@ impl Texts {
         let staff_paused = plan(&["year", "limit", "resumeDate", "adminUrl"]);
         let info = plan(&["year", "threshold"]);
         let note = plan(&["nextDate"]);
+        let st = &self.staff;
+        let code = &["name", "code", "browser", "ip", "time"][..];
+        let invite = &["name", "inviter", "role", "link", "expires"][..];
+        let reset = &["name", "link"][..];
+        let notice = &["name", "what", "time", "ip", "browser", "securityUrl"][..];
         let checks: Vec<(&str, &str, &[&str])> = vec![
+            ("staff.codeSubject", &st.code_subject, code),
+            ("staff.codeBody", &st.code_body, code),
+            ("staff.inviteSubject", &st.invite_subject, invite),
+            ("staff.inviteBody", &st.invite_body, invite),
+            ("staff.resetSubject", &st.reset_subject, reset),
+            ("staff.resetBody", &st.reset_body, reset),
+            ("staff.noticeSubject", &st.notice_subject, notice),
+            ("staff.noticeBody", &st.notice_body, notice),
             ("footer", &self.footer, &["committee", "siteUrl"]),
             ("receipt.subject", &self.receipt.subject, &["receiptNumber"]),
             ("receipt.body", &self.receipt.body, receipt),

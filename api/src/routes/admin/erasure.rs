@@ -11,6 +11,7 @@ use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
 use crate::domain::donations::Ledger;
+use crate::domain::staff::Cap;
 use crate::domain::{erasure, people, sms_consent};
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
@@ -26,7 +27,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let ledger = state.ledger();
     warp::path!("erase")
         .and(warp::post())
-        .and(super::signed_in(state))
+        .and(super::allowed(state, Cap::Erase))
         .and(json_body::<Request>(4 * 1024))
         .and_then(move |admin, request| erase(ledger.clone(), admin, request))
         .boxed()
@@ -60,7 +61,7 @@ pub(super) async fn erase_addresses(
     which: Addresses,
     target: String,
 ) -> Result<Response, Rejection> {
-    let (mail, now, ip) = (ledger.mail.clone(), ledger.clock.now(), admin.ip);
+    let (mail, now, by) = (ledger.mail.clone(), ledger.clock.now(), admin.by());
     let done = ledger
         .db
         .write(move |tx| {
@@ -84,7 +85,7 @@ pub(super) async fn erase_addresses(
                 mailed.push((who.clone(), erased.mail.clone()));
                 all.add(erased);
             }
-            audit::record(tx, Action::Erase, Some(&target), ip)?;
+            audit::record(tx, Action::Erase, Some(&target), by)?;
             Ok(Some((all, mailed)))
         })
         .await?;

@@ -11,6 +11,7 @@ use super::json;
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
 use crate::domain::mail::queue;
+use crate::domain::staff::Cap;
 use crate::state::AppState;
 use crate::store::db::Db;
 
@@ -18,7 +19,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let (db, clock) = (state.db.clone(), state.clock.clone());
     warp::path!("mail")
         .and(warp::get())
-        .and(super::signed_in(state))
+        .and(super::allowed(state, Cap::MailRead))
         .and_then(move |admin| list(db.clone(), clock.now(), admin))
         .boxed()
 }
@@ -28,7 +29,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 /// days (the dashboard warns when there are any). It names who got a receipt: audited like
 /// every other list of people.
 async fn list(db: Db, now: Timestamp, admin: Admin) -> Result<Response, Rejection> {
-    audit::record_access(&db, Action::View, "mail", admin.ip).await?;
+    audit::record_access(&db, Action::View, "mail", admin.by()).await?;
     let (messages, failed) = db
         .read(move |c| Ok((queue::newest(c)?, queue::failed_last_week(c, now)?)))
         .await?;

@@ -1,20 +1,26 @@
-//! `/api/admin/*`: the staff area's API. Every group but the sign-in itself puts
-//! [`auth::admin`](crate::domain::auth::admin) right after its path and method, and every answer,
-//! errors included, is `Cache-Control: no-store`.
+//! `/api/admin/*`: the staff area's API. Every route but the sign-in steps and the mailed
+//! links' puts [`allowed`] with the capability it needs right after its path and method
+//! (and names it as `x-capability` in api/openapi.json), and every answer, errors
+//! included, is `Cache-Control: no-store`.
 
+mod audit_log;
 pub(crate) mod blogs;
 mod donations;
 mod downloads;
 #[cfg(test)]
 mod editor_rules;
 mod erasure;
+mod links;
 mod mail;
 mod monthly;
 mod people;
+mod security;
 mod session;
 mod sms_opt_outs;
 mod submissions;
 mod test_clock;
+mod tokens;
+mod users;
 
 use serde::Serialize;
 use warp::filters::BoxedFilter;
@@ -26,7 +32,11 @@ use std::net::IpAddr;
 
 use warp::Rejection;
 
-use crate::domain::auth::Admin;
+use std::str::FromStr as _;
+
+use crate::domain::auth::{Actor, Admin};
+use crate::domain::clock::sql_time;
+use crate::domain::staff::{Cap, service_tokens, sessions};
 use crate::http::error::{self, ApiError};
 use crate::http::filters::client_ip;
 use crate::state::AppState;
@@ -34,6 +44,16 @@ use crate::state::AppState;
 /// All routes below `/api/admin/` (the caller adds `/api`).
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let routes = session::routes(state.clone())
+        .or(security::routes(state.clone()))
+        .unify()
+        .or(links::routes(state.clone()))
+        .unify()
+        .or(users::routes(state.clone()))
+        .unify()
+        .or(tokens::routes(state.clone()))
+        .unify()
+        .or(audit_log::routes(state.clone()))
+        .unify()
         .or(submissions::routes(state.clone()))
         .unify()
         .or(donations::routes(state.clone()))
@@ -59,16 +79,23 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .boxed()
 }
 
-/// The filter every admin route group puts right after its path and method: a valid,
-/// unrevoked `Authorization: Bearer` token, or `401`.
-pub(super) fn signed_in(
+/// How often a session's "last seen" is written: at most once a minute per session, so a
+/// busy admin page does not turn every read into a write.
+const SEEN_EVERY_SECS: i64 = 60;
+
+/// The filter every admin route puts right after its path and method: a valid, live session
+/// (or service token) whose role (or scope) holds `cap`. Without one, `401`; without the
+/// capability, `403 "Your role (Organizer) can't …"`; an Owner or Treasurer with no strong
+/// second factor yet gets `403` with `"enrol": true` on everything but their own account.
+pub(super) fn allowed(
     state: AppState,
+    cap: Cap,
 ) -> impl Filter<Extract = (Admin,), Error = Rejection> + Clone {
-    let (auth, db) = (state.auth.clone(), state.db.clone());
+    let (auth, db, clock) = (state.auth.clone(), state.db.clone(), state.clock.clone());
     warp::header::headers_cloned()
         .and(client_ip(state.config.trust_proxy.clone()))
         .and_then(move |headers: warp::http::HeaderMap, ip: IpAddr| {
-            let (auth, db) = (auth.clone(), db.clone());
+            let (auth, db, clock) = (auth.clone(), db.clone(), clock.clone());
             async move {
                 let unauthorized = |m: &str| Rejection::from(ApiError::Unauthorized(m.to_owned()));
                 // A header that is not even text is as good as none.
@@ -80,29 +107,76 @@ pub(super) fn signed_in(
                 let token = header
                     .split_once(' ')
                     .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-                    .map(|(_, token)| token.trim())
+                    .map(|(_, token)| token.trim().to_owned())
                     .filter(|t| !t.is_empty())
                     .ok_or_else(|| unauthorized("Sign in to continue."))?;
-                let claims = auth.verify(token).ok_or_else(|| {
+                let now = clock.now();
+                if token.starts_with(service_tokens::PREFIX) {
+                    let auth2 = auth.clone();
+                    let found = db
+                        .read(move |c| service_tokens::check(c, &auth2.keys, &token))
+                        .await?;
+                    let Some((id, scope)) = found else {
+                        return Err(unauthorized("This service token is not valid."));
+                    };
+                    if !scope.can(cap) {
+                        return Err(ApiError::Forbidden(format!(
+                            "This service token ({}) can't {}.",
+                            scope.label(),
+                            cap.denied()
+                        ))
+                        .into());
+                    }
+                    db.write(move |tx| service_tokens::used(tx, id, now)).await?;
+                    return Ok(Admin {
+                        jti: String::new(),
+                        expires_at: 0,
+                        ip,
+                        actor: Actor::Service { id, scope },
+                    });
+                }
+                let claims = auth.verify(&token).ok_or_else(|| {
                     unauthorized("Your session has expired. Please sign in again.")
                 })?;
                 let jti = claims.jti.clone();
-                let revoked: bool = db
-                    .read(move |c| {
-                        c.query_row(
-                            "SELECT EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ?1)",
-                            [&jti],
-                            |r| r.get(0),
-                        )
-                    })
-                    .await?;
-                if revoked {
+                let live = db.read(move |c| sessions::live(c, &jti)).await?;
+                let Some(live) = live.filter(|l| l.user.to_string() == claims.sub) else {
                     return Err(unauthorized("You have signed out. Please sign in again."));
+                };
+                if !live.role.can(cap) {
+                    return Err(ApiError::Forbidden(format!(
+                        "Your role ({}) can't {}.",
+                        live.role.label(),
+                        cap.denied()
+                    ))
+                    .into());
+                }
+                if live.role.needs_strong_factor()
+                    && !live.strong_factor
+                    && cap.needs_strong_factor()
+                {
+                    return Err(ApiError::MustEnrol(format!(
+                        "Set up an authenticator app or a passkey to continue: your role ({}) requires one.",
+                        live.role.label()
+                    ))
+                    .into());
+                }
+                let stale = jiff::Timestamp::from_str(&live.last_seen_at)
+                    .map(|seen| now.as_second() - seen.as_second() >= SEEN_EVERY_SECS)
+                    .unwrap_or(true);
+                if stale {
+                    let (session, at, from) = (live.session, sql_time(now), ip.to_string());
+                    db.write(move |tx| sessions::seen(tx, session, &at, &from)).await?;
                 }
                 Ok(Admin {
                     jti: claims.jti,
                     expires_at: claims.exp,
                     ip,
+                    actor: Actor::User {
+                        id: live.user,
+                        role: live.role,
+                        session: live.session,
+                    },
                 })
             }
         })

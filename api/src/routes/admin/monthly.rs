@@ -17,30 +17,31 @@ use crate::domain::donations::monthly::{self, CanceledBy, listing};
 use crate::domain::donations::notices::monthly::{self as plan_notices, Notice};
 use crate::domain::donations::refunds::staff_reason;
 use crate::domain::export::{Sheet, local_time};
+use crate::domain::staff::Cap;
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
 use crate::state::AppState;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let ledger = state.ledger();
-    let admin = super::signed_in(state);
+    let admin = |cap| super::allowed(state.clone(), cap);
     let list = warp::path!("plans")
         .and(warp::get())
-        .and(admin.clone())
+        .and(admin(Cap::DonationsRead))
         .and_then({
             let ledger = ledger.clone();
             move |admin: Admin| list(ledger.clone(), admin)
         });
     let export = warp::path!("plans" / "export")
         .and(warp::get())
-        .and(admin.clone())
+        .and(admin(Cap::DonationsExport))
         .and_then({
             let ledger = ledger.clone();
             move |admin: Admin| export(ledger.clone(), admin)
         });
     let cancel = warp::path!("plans" / i64 / "cancel")
         .and(warp::post())
-        .and(admin)
+        .and(admin(Cap::MonthlyCancel))
         .and(json_body::<Value>(8 * 1024))
         .and_then(move |id, admin, body| cancel(ledger.clone(), id, admin, body));
     list.or(export).unify().or(cancel).unify().boxed()
@@ -48,13 +49,13 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 
 async fn list(ledger: Ledger, admin: Admin) -> Result<Response, Rejection> {
     let plans = ledger.db.read(listing::all).await?;
-    audit::record_access(&ledger.db, Action::View, "plans", admin.ip).await?;
+    audit::record_access(&ledger.db, Action::View, "plans", admin.by()).await?;
     Ok(json(StatusCode::OK, &plans))
 }
 
 async fn export(ledger: Ledger, admin: Admin) -> Result<Response, Rejection> {
     let plans = ledger.db.read(listing::all).await?;
-    audit::record_access(&ledger.db, Action::Export, "plans", admin.ip).await?;
+    audit::record_access(&ledger.db, Action::Export, "plans", admin.by()).await?;
     let site = &ledger.site;
     let sheet = Sheet {
         kind: "monthly-gifts",
@@ -131,7 +132,7 @@ async fn cancel(ledger: Ledger, id: i64, admin: Admin, body: Value) -> Result<Re
                 tx,
                 Action::CancelPlan,
                 &format!("plan:{id}"),
-                Some(admin.ip),
+                Some(admin.by()),
                 &format!("by staff: {reason}"),
             )?;
             Ok(Ok(()))

@@ -27,6 +27,7 @@ use crate::domain::directory::{listing, record};
 use crate::domain::donations::Ledger;
 use crate::domain::donations::contributors::{self, Decision};
 use crate::domain::people::merge;
+use crate::domain::staff::Cap;
 use crate::http::error::ApiError;
 use crate::http::filters::{json_body, parse_id};
 use crate::state::AppState;
@@ -38,51 +39,51 @@ const QUERY_MAX: usize = 200;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let ledger = state.ledger();
-    let admin = super::signed_in(state);
+    let admin = |cap| super::allowed(state.clone(), cap);
     let with = move || {
         let ledger = ledger.clone();
         warp::any().map(move || ledger.clone())
     };
     let list = warp::path!("people")
         .and(warp::get())
-        .and(admin.clone())
+        .and(admin(Cap::PeopleRead))
         .and(warp::query::<HashMap<String, String>>())
         .and(with())
         .and_then(list);
     let undo = warp::path!("people" / "merges" / String / "undo")
         .and(warp::post())
-        .and(admin.clone())
+        .and(admin(Cap::PeopleMerge))
         .and(with())
         .and_then(undo);
     let page = warp::path!("people" / String)
         .and(warp::get())
-        .and(admin.clone())
+        .and(admin(Cap::PeopleRead))
         .and(with())
         .and_then(page);
     let export = warp::path!("people" / String / "export")
         .and(warp::get())
-        .and(admin.clone())
+        .and(admin(Cap::PeopleRead))
         .and(with())
         .and_then(export);
     let merge = warp::path!("people" / String / "merge")
         .and(warp::post())
-        .and(admin.clone())
+        .and(admin(Cap::PeopleMerge))
         .and(json_body::<MergeRequest>(1024))
         .and(with())
         .and_then(merge);
     let erase = warp::path!("people" / String / "erase")
         .and(warp::post())
-        .and(admin.clone())
+        .and(admin(Cap::Erase))
         .and(with())
         .and_then(erase);
     let matches = warp::path!("contributors" / "matches")
         .and(warp::get())
-        .and(admin.clone())
+        .and(admin(Cap::DonationsRead))
         .and(with())
         .and_then(matches);
     let decide = warp::path!("contributors" / "matches")
         .and(warp::post())
-        .and(admin)
+        .and(admin(Cap::ContributorsDecide))
         .and(json_body::<DecideRequest>(1024))
         .and(with())
         .and_then(decide);
@@ -126,7 +127,7 @@ async fn list(
             .map_err(|_| ApiError::BadRequest("The page must be a whole number from 0.".into()))?,
     };
     let found = ledger.db.read(move |c| listing::search(c, &q)).await?;
-    audit::record_access(&ledger.db, Action::View, "people", admin.ip).await?;
+    audit::record_access(&ledger.db, Action::View, "people", admin.by()).await?;
     let total = found.len();
     let people: Vec<_> = found
         .into_iter()
@@ -148,7 +149,12 @@ async fn page(raw: String, admin: Admin, ledger: Ledger) -> Result<Response, Rej
     ledger
         .db
         .write(move |tx| {
-            audit::record(tx, Action::View, Some(&format!("supporter:{id}")), admin.ip)
+            audit::record(
+                tx,
+                Action::View,
+                Some(&format!("supporter:{id}")),
+                admin.by(),
+            )
         })
         .await?;
     Ok(json(StatusCode::OK, &person))
@@ -167,7 +173,7 @@ async fn export(raw: String, admin: Admin, ledger: Ledger) -> Result<Response, R
                 tx,
                 Action::Export,
                 Some(&format!("supporter:{id}")),
-                admin.ip,
+                admin.by(),
             )
         })
         .await?;
@@ -219,7 +225,7 @@ async fn merge(
                     tx,
                     Action::Merge,
                     &format!("supporter:{into}"),
-                    Some(admin.ip),
+                    Some(admin.by()),
                     &format!("merge {id}: supporter {from} into {into}"),
                 )?;
             }
@@ -242,7 +248,7 @@ async fn undo(raw: String, admin: Admin, ledger: Ledger) -> Result<Response, Rej
                     tx,
                     Action::Unmerge,
                     &format!("supporter:{into}"),
-                    Some(admin.ip),
+                    Some(admin.by()),
                     &format!("merge {id} undone: supporter {from} stands alone again"),
                 )?;
             }
@@ -266,7 +272,7 @@ async fn erase(raw: String, admin: Admin, ledger: Ledger) -> Result<Response, Re
 
 async fn matches(admin: Admin, ledger: Ledger) -> Result<Response, Rejection> {
     let found = ledger.db.read(contributors::undecided).await?;
-    audit::record_access(&ledger.db, Action::View, "contributor matches", admin.ip).await?;
+    audit::record_access(&ledger.db, Action::View, "contributor matches", admin.by()).await?;
     Ok(json(StatusCode::OK, &found))
 }
 
@@ -300,7 +306,7 @@ async fn decide(
                     tx,
                     Action::DecideMatch,
                     &format!("contributors:{}-{}", a.min(b), a.max(b)),
-                    Some(admin.ip),
+                    Some(admin.by()),
                     if same {
                         "one person: combined"
                     } else {

@@ -24,6 +24,7 @@ use crate::domain::auth::Admin;
 use crate::domain::clock::Clock;
 use crate::domain::mail::Mail;
 use crate::domain::sms_consent::{self, Method};
+use crate::domain::staff::Cap;
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
 use crate::state::AppState;
@@ -54,7 +55,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let (db, clock) = (state.db.clone(), state.clock.clone());
     let opt_out = warp::path!("sms-opt-outs")
         .and(warp::post())
-        .and(super::signed_in(state.clone()))
+        .and(super::allowed(state.clone(), Cap::TextsManage))
         .and(json_body::<Request>(4 * 1024))
         .and_then(move |admin, request| opt_out(db.clone(), clock.clone(), admin, request));
     let (db, clock, mail, words) = (
@@ -65,7 +66,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     );
     let opt_in = warp::path!("sms-opt-ins")
         .and(warp::post())
-        .and(super::signed_in(state))
+        .and(super::allowed(state, Cap::TextsManage))
         .and(json_body::<OptIn>(4 * 1024))
         .and_then(move |admin, request| {
             opt_in(
@@ -128,7 +129,7 @@ async fn opt_in(
     let was_stopped = db
         .write(move |tx| {
             let was = sms_consent::regrant(tx, &phone, &key, &words, &note, now)?;
-            audit::record(tx, Action::OptIn, Some(&target), admin.ip)?;
+            audit::record(tx, Action::OptIn, Some(&target), admin.by())?;
             Ok(was)
         })
         .await?;
@@ -156,7 +157,7 @@ async fn opt_out(
     let was_consenting = db
         .write(move |tx| {
             let was = sms_consent::revoke(tx, &phone, method, note.as_deref(), now)?;
-            audit::record(tx, Action::OptOut, Some(&target), admin.ip)?;
+            audit::record(tx, Action::OptOut, Some(&target), admin.by())?;
             Ok(was)
         })
         .await?;

@@ -16,6 +16,7 @@ use super::{json, success};
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
 use crate::domain::export::{self, Sheet};
+use crate::domain::staff::Cap;
 use crate::http::error::ApiError;
 use crate::http::filters::parse_id;
 use crate::state::AppState;
@@ -149,12 +150,12 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
 }
 
 fn kind_routes(kind: &'static Kind, state: AppState) -> BoxedFilter<(Response,)> {
-    let admin = super::signed_in(state.clone());
+    let admin = |cap| super::allowed(state.clone(), cap);
     let (db, site) = (state.db.clone(), state.site.clone());
     let list = warp::path(kind.path)
         .and(warp::path::end())
         .and(warp::get())
-        .and(admin.clone())
+        .and(admin(Cap::SubmissionsRead))
         .and_then({
             let db = db.clone();
             move |admin: Admin| list(db.clone(), kind, admin)
@@ -162,7 +163,7 @@ fn kind_routes(kind: &'static Kind, state: AppState) -> BoxedFilter<(Response,)>
     let export = warp::path(kind.path)
         .and(warp::path!("export"))
         .and(warp::get())
-        .and(admin.clone())
+        .and(admin(Cap::SubmissionsExport))
         .and_then({
             let db = db.clone();
             move |admin: Admin| export(db.clone(), site.clone(), kind, admin)
@@ -171,7 +172,7 @@ fn kind_routes(kind: &'static Kind, state: AppState) -> BoxedFilter<(Response,)>
         .and(warp::path::param::<String>())
         .and(warp::path::end())
         .and(warp::delete())
-        .and(admin)
+        .and(admin(Cap::SubmissionsDelete))
         .and_then(move |id: String, admin| delete(db.clone(), kind, admin, id));
     list.or(export).unify().or(delete).unify().boxed()
 }
@@ -217,7 +218,7 @@ async fn rows(
 /// GET /api/admin/{contacts|volunteers|newsletters}: every row, newest first.
 async fn list(db: Db, kind: &'static Kind, admin: Admin) -> Result<Response, Rejection> {
     let rows = rows(&db, kind, false).await?;
-    audit::record_access(&db, Action::View, kind.path, admin.ip).await?;
+    audit::record_access(&db, Action::View, kind.path, admin.by()).await?;
     let items: Vec<Value> = rows
         .into_iter()
         .map(|(id, values)| {
@@ -240,7 +241,7 @@ async fn export(
     admin: Admin,
 ) -> Result<Response, Rejection> {
     let found = rows(&db, kind, true).await?;
-    audit::record_access(&db, Action::Export, kind.path, admin.ip).await?;
+    audit::record_access(&db, Action::Export, kind.path, admin.by()).await?;
     let rows = found
         .into_iter()
         .map(|(id, values)| {
@@ -279,7 +280,7 @@ async fn delete(
         .write(move |tx| {
             let n = tx.execute(&sql, [id])?;
             if n > 0 {
-                audit::record(tx, Action::Delete, Some(&target), admin.ip)?;
+                audit::record(tx, Action::Delete, Some(&target), admin.by())?;
             }
             Ok(n > 0)
         })

@@ -14,6 +14,7 @@ use warp::{Filter, Rejection};
 use super::json;
 use crate::domain::auth::Admin;
 use crate::domain::clock::sql_time;
+use crate::domain::staff::Cap;
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
 use crate::state::AppState;
@@ -33,7 +34,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
             }
         })
         .untuple_one()
-        .and(super::signed_in(state.clone()))
+        .and(super::allowed(state.clone(), Cap::Account))
         .and(json_body::<Value>(1024))
         .and_then(move |_admin: Admin, body: Value| advance(state.clone(), body))
         .boxed()

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 
 use super::{
-    Server, bare_site, blog_site, connect, env_refs, exchange, header, json_headers, request,
+    OWNER, Server, bare_site, blog_site, connect, env_refs, exchange, header, json_headers, request,
 };
 
 /// Resident memory of a process, in MB.
@@ -67,7 +67,7 @@ async fn a_flood_of_logins_is_counted_before_it_is_checked() {
             let addr = addr.clone();
             tokio::spawn(async move {
                 let mut stream = connect(&addr).await;
-                let body = format!(r#"{{"password":"guess number {i}"}}"#);
+                let body = format!(r#"{{"email":"{OWNER}","password":"guess number {i}"}}"#);
                 request(
                     &mut stream,
                     "POST",

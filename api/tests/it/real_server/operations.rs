@@ -9,8 +9,8 @@ use tokio::net::TcpStream;
 use tokio::process::Command;
 
 use super::{
-    PASSWORD, Server, bare_site, blog_site, connect, env_refs, json_headers, request, sign_in,
-    sign_up,
+    OWNER, PASSWORD, Server, bare_site, blog_site, connect, env_refs, json_headers, request,
+    sign_in, sign_up,
 };
 
 /// One line per request; a client that hangs up is not an error; no password, token or
@@ -28,7 +28,7 @@ async fn logs_say_what_happened_and_nothing_secret() {
         "POST",
         "/api/admin/login",
         &json_headers(),
-        &format!(r#"{{"password":"{wrong}"}}"#),
+        &format!(r#"{{"email":"{OWNER}","password":"{wrong}"}}"#),
     )
     .await
     .unwrap();

@@ -12,6 +12,7 @@ use warp::reply::Response;
 use warp::{Filter, Rejection};
 
 use super::fields::{Fields, Input};
+use super::owner::{Touch, guard};
 use super::{Blogs, answer_after_rebuild, changed_elsewhere, find, not_found};
 use crate::domain::audit::{self, Action};
 use crate::domain::auth::Admin;
@@ -40,14 +41,14 @@ pub(super) fn routes(
         .and(warp::get())
         .and(admin.clone())
         .and(with_state.clone())
-        .and_then(|id, _: Admin, blogs| list(blogs, id));
+        .and_then(|id, admin: Admin, blogs| list(blogs, admin, id));
     let read = one
         .clone()
         .and(warp::path!("revisions" / String))
         .and(warp::get())
         .and(admin.clone())
         .and(with_state.clone())
-        .and_then(|id, rev, _: Admin, blogs| read(blogs, id, rev));
+        .and_then(|id, rev, admin: Admin, blogs| read(blogs, admin, id, rev));
     let restore = one
         .and(warp::path!("revisions" / String / "restore"))
         .and(warp::post())
@@ -64,8 +65,9 @@ fn no_revision(id: i64, rev: i64) -> ApiError {
 
 /// GET /api/admin/blogs/{id}/revisions -> `{revisions}`: when, why and the title, newest
 /// first.
-async fn list(blogs: Blogs, id: String) -> Result<Response, Rejection> {
+async fn list(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
+    guard(&blogs, &admin, id, Touch::Read).await?;
     let list = blogs
         .db
         .read(move |c| match find(c, id)? {
@@ -82,8 +84,9 @@ async fn list(blogs: Blogs, id: String) -> Result<Response, Rejection> {
 
 /// GET /api/admin/blogs/{id}/revisions/{rev}: the revision whole; `404` for one that does
 /// not exist or is another post's.
-async fn read(blogs: Blogs, id: String, rev: String) -> Result<Response, Rejection> {
+async fn read(blogs: Blogs, admin: Admin, id: String, rev: String) -> Result<Response, Rejection> {
     let (id, rev) = (parse_id(&id)?, parse_id(&rev)?);
+    guard(&blogs, &admin, id, Touch::Read).await?;
     let revision = blogs
         .db
         .read(move |c| revisions::get(c, id, rev))
@@ -105,6 +108,7 @@ async fn restore(
     input: RestoreInput,
 ) -> Result<Response, Rejection> {
     let (id, rev) = (parse_id(&id)?, parse_id(&rev)?);
+    guard(&blogs, &admin, id, Touch::Write).await?;
     let found = blogs
         .db
         .read(move |c| {
@@ -152,7 +156,7 @@ async fn restore(
             }
             store::update(tx, id, &fields.edit(&post.slug))?;
             revisions::record(tx, id, Reason::Restored)?;
-            audit::record(tx, Action::Restore, Some(&format!("blog:{id}")), admin.ip)?;
+            audit::record(tx, Action::Restore, Some(&format!("blog:{id}")), admin.by())?;
             Ok(find(tx, id)?.ok_or_else(|| not_found(id)))
         })
         .await??;

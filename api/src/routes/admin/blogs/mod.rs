@@ -7,7 +7,6 @@
 //! unique with `-2`, `-3`…), so only a value over its hard limit is refused. Content is
 //! sanitised on every save with the one allowlist (`generator::sanitize`).
 
-use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -22,10 +21,11 @@ use warp::reply::Response;
 use warp::{Filter, Rejection};
 
 use super::json;
-use crate::domain::audit::{self, Action};
+use crate::domain::audit::{self, Action, By};
 use crate::domain::auth::Admin;
 use crate::domain::clock::Clock;
 use crate::domain::rebuild::Rebuilder;
+use crate::domain::staff::Cap;
 use crate::domain::uploads;
 use crate::http::error::ApiError;
 use crate::http::filters::{json_body, limited_body, parse_id};
@@ -38,12 +38,14 @@ mod export;
 mod fields;
 mod history;
 mod limits;
+mod owner;
 mod schedule;
 mod slugs;
 mod upload;
 
 use fields::{Fields, Input};
 pub(crate) use limits::*;
+use owner::Touch;
 use slugs::{slug_for, slug_of, unique_slug};
 
 /// What the blog routes use of the server.
@@ -83,24 +85,28 @@ const BODY_LIMIT: u64 = 3 * 1024 * 1024;
 const UPLOAD_BODY_LIMIT: u64 = uploads::MAX_BYTES as u64 + 64 * 1024;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    let admin = super::signed_in(state.clone());
+    let admin = |cap| super::allowed(state.clone(), cap);
     let with_state = {
         let blogs = Blogs::of(&state);
         warp::any().map(move || blogs.clone())
     };
     let list = warp::path!("blogs")
         .and(warp::get())
-        .and(admin.clone())
+        .and(admin(Cap::PostsWriteOwn))
         .and(with_state.clone())
-        .and_then(|_: Admin, blogs| list(blogs));
-    let export = warp::path!("blogs" / "export")
-        .and(warp::get())
-        .and(admin.clone())
-        .and(with_state.clone())
-        .and_then(|_: Admin, blogs| export::export(blogs));
+        .and_then(|admin: Admin, blogs| list(blogs, admin));
+    // Answered here, like `slug` below: falling through, a refusal would reach `read` as a
+    // post whose id is "export", and that route's refusal would win.
+    let export = warp::path!("blogs" / "export").and(warp::get()).and(
+        admin(Cap::PostsWriteAny)
+            .and(with_state.clone())
+            .and_then(|_: Admin, blogs| export::export(blogs))
+            .recover(crate::http::error::recover)
+            .unify(),
+    );
     let upload = warp::path!("blogs" / "upload-image")
         .and(warp::post())
-        .and(admin.clone())
+        .and(admin(Cap::PostsWriteOwn))
         .and(with_state.clone())
         .and(warp::header::optional::<String>("content-type"))
         .and(limited_body(UPLOAD_BODY_LIMIT))
@@ -108,8 +114,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     // Its errors are answered here: falling through, `/blogs/slug` would reach `read` as a
     // post whose id is "slug", and that route's complaint would win.
     let slug = warp::path!("blogs" / "slug").and(warp::get()).and(
-        admin
-            .clone()
+        admin(Cap::PostsWriteOwn)
             .and(with_state.clone())
             .and(warp::query::raw().or(warp::any().map(String::new)).unify())
             .and_then(|_: Admin, blogs, query| slug_for(blogs, query))
@@ -118,13 +123,13 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     );
     let preview_new = warp::path!("blogs" / "preview")
         .and(warp::post())
-        .and(admin.clone())
+        .and(admin(Cap::PostsWriteOwn))
         .and(with_state.clone())
         .and(json_body::<Input>(BODY_LIMIT))
-        .and_then(|_: Admin, blogs, input| preview(blogs, None, input));
+        .and_then(|admin: Admin, blogs, input| preview(blogs, admin, None, input));
     let create = warp::path!("blogs")
         .and(warp::post())
-        .and(admin.clone())
+        .and(admin(Cap::PostsWriteOwn))
         .and(with_state.clone())
         .and(json_body::<Input>(BODY_LIMIT))
         .and_then(|admin, blogs, input| create(blogs, admin, input));
@@ -133,41 +138,45 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let read = one
         .and(warp::path::end())
         .and(warp::get())
-        .and(admin.clone())
+        .and(admin(Cap::PostsWriteOwn))
         .and(with_state.clone())
-        .and_then(|id, _: Admin, blogs| read(blogs, id));
+        .and_then(|id, admin: Admin, blogs| read(blogs, admin, id));
     let update = one
         .and(warp::path::end())
         .and(warp::patch())
-        .and(admin.clone())
+        .and(admin(Cap::PostsWriteOwn))
         .and(with_state.clone())
         .and(json_body::<Input>(BODY_LIMIT))
         .and_then(|id, admin, blogs, input| update(blogs, admin, id, input));
     let publish = one
         .and(warp::path!("publish"))
         .and(warp::post())
-        .and(admin.clone())
+        .and(admin(Cap::PostsPublishOwn))
         .and(with_state.clone())
         .and_then(|id, admin, blogs| publish(blogs, admin, id));
     let preview_saved = one
         .and(warp::path!("preview"))
         .and(warp::post())
-        .and(admin.clone())
+        .and(admin(Cap::PostsWriteOwn))
         .and(with_state.clone())
         .and(json_body::<Input>(BODY_LIMIT))
-        .and_then(|id, _: Admin, blogs, input| preview(blogs, Some(id), input));
+        .and_then(|id, admin: Admin, blogs, input| preview(blogs, admin, Some(id), input));
     let delete = one
         .and(warp::path::end())
         .and(warp::delete())
-        .and(admin.clone())
+        .and(admin(Cap::PostsWriteOwn))
         .and(with_state.clone())
         .and_then(|id, admin, blogs| delete(blogs, admin, id));
     let schedule = schedule::routes(
         one.boxed(),
-        admin.clone().boxed(),
+        admin(Cap::PostsPublishOwn).boxed(),
         with_state.clone().boxed(),
     );
-    let history = history::routes(one.boxed(), admin.boxed(), with_state.boxed());
+    let history = history::routes(
+        one.boxed(),
+        admin(Cap::PostsWriteOwn).boxed(),
+        with_state.boxed(),
+    );
     list.or(export)
         .unify()
         .or(slug)
@@ -204,9 +213,13 @@ fn find(tx: &Connection, id: i64) -> rusqlite::Result<Option<Post>> {
 }
 
 /// GET /api/admin/blogs: every post, most recently updated first.
-async fn list(blogs: Blogs) -> Result<Response, Rejection> {
-    let blogs = all_posts(&blogs).await?;
-    Ok(json(StatusCode::OK, &serde_json::json!({ "blogs": blogs })))
+async fn list(blogs: Blogs, admin: Admin) -> Result<Response, Rejection> {
+    let visible = owner::visible(&blogs, &admin).await?;
+    let mut posts = all_posts(&blogs).await?;
+    if let Some(ids) = visible {
+        posts.retain(|p| ids.contains(&p.id));
+    }
+    Ok(json(StatusCode::OK, &serde_json::json!({ "blogs": posts })))
 }
 
 async fn all_posts(blogs: &Blogs) -> Result<Vec<Post>, ApiError> {
@@ -214,8 +227,9 @@ async fn all_posts(blogs: &Blogs) -> Result<Vec<Post>, ApiError> {
 }
 
 /// GET /api/admin/blogs/{id}
-async fn read(blogs: Blogs, id: String) -> Result<Response, Rejection> {
+async fn read(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
+    owner::guard(&blogs, &admin, id, Touch::Read).await?;
     let post = blogs
         .db
         .read(move |c| find(c, id))
@@ -239,8 +253,16 @@ pub(super) async fn stored(blogs: &Blogs, id: Option<String>) -> Result<Option<P
 /// saved one, with the body's changes; what it leaves out stays as saved), with the body of
 /// a save -> `{url}`: a one-time address showing the post as `/blog/{slug}` will, rendered
 /// with the same template and cleaning. Nothing is saved.
-async fn preview(blogs: Blogs, id: Option<String>, input: Input) -> Result<Response, Rejection> {
+async fn preview(
+    blogs: Blogs,
+    admin: Admin,
+    id: Option<String>,
+    input: Input,
+) -> Result<Response, Rejection> {
     let existing = stored(&blogs, id).await?;
+    if let Some(post) = &existing {
+        owner::guard(&blogs, &admin, post.id, Touch::Read).await?;
+    }
     let fields = Fields::merge(input, existing.as_ref(), &blogs.site)?;
     let site = blogs.rebuilder.site().cloned().ok_or_else(|| {
         ApiError::Internal(anyhow::anyhow!(
@@ -302,7 +324,7 @@ fn save(
     id: Option<i64>,
     from: Option<i64>,
     fields: &Fields,
-    ip: IpAddr,
+    by: By,
 ) -> rusqlite::Result<Saved> {
     let existing = match id {
         Some(id) => match find(tx, id)? {
@@ -319,7 +341,11 @@ fn save(
     let id = match &existing {
         None => {
             let id = store::insert(tx, &edit)?;
-            audit::record(tx, Action::Create, Some(&format!("blog:{id}")), ip)?;
+            tx.execute(
+                "UPDATE blog_posts SET author_id = ?1 WHERE id = ?2",
+                rusqlite::params![by.user, id],
+            )?;
+            audit::record(tx, Action::Create, Some(&format!("blog:{id}")), by)?;
             id
         }
         Some(post) => {
@@ -328,13 +354,13 @@ fn save(
                 store::add_redirect(tx, &post.slug, post.id)?;
             }
             store::update(tx, post.id, &edit)?;
-            audit::record(tx, Action::Update, Some(&format!("blog:{}", post.id)), ip)?;
+            audit::record(tx, Action::Update, Some(&format!("blog:{}", post.id)), by)?;
             post.id
         }
     };
     let was_published = existing.as_ref().is_some_and(|p| p.status == "published");
     if publishing && !was_published {
-        audit::record(tx, Action::Publish, Some(&format!("blog:{id}")), ip)?;
+        audit::record(tx, Action::Publish, Some(&format!("blog:{id}")), by)?;
     }
     let reason = match (was_published, publishing) {
         (false, true) => Some(Reason::Published),
@@ -354,11 +380,11 @@ async fn save_in_db(
     id: Option<i64>,
     from: Option<i64>,
     fields: Fields,
-    ip: IpAddr,
+    by: By,
 ) -> Result<Post, ApiError> {
     match blogs
         .db
-        .write(move |tx| save(tx, id, from, &fields, ip))
+        .write(move |tx| save(tx, id, from, &fields, by))
         .await?
     {
         Saved::Post(post) => Ok(*post),
@@ -408,7 +434,8 @@ async fn answer_after_rebuild<T: Serialize>(
 /// POST /api/admin/blogs
 async fn create(blogs: Blogs, admin: Admin, input: Input) -> Result<Response, Rejection> {
     let fields = Fields::merge(input, None, &blogs.site)?;
-    let post = save_in_db(&blogs, None, None, fields, admin.ip).await?;
+    owner::may_save_as(&admin, &fields.status)?;
+    let post = save_in_db(&blogs, None, None, fields, admin.by()).await?;
     let public = seen_in_public(None, &post);
     Ok(answer_after_rebuild(&blogs, post.id, public, StatusCode::CREATED, &post).await)
 }
@@ -422,6 +449,7 @@ async fn update(
     input: Input,
 ) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
+    owner::guard(&blogs, &admin, id, Touch::Write).await?;
     let existing = blogs
         .db
         .read(move |c| find(c, id))
@@ -429,7 +457,10 @@ async fn update(
         .ok_or_else(|| not_found(id))?;
     let from = input.version;
     let fields = Fields::merge(input, Some(&existing), &blogs.site)?;
-    let post = save_in_db(&blogs, Some(id), from, fields, admin.ip).await?;
+    if fields.status != existing.status {
+        owner::may_save_as(&admin, &fields.status)?;
+    }
+    let post = save_in_db(&blogs, Some(id), from, fields, admin.by()).await?;
     let public = seen_in_public(Some(&existing), &post);
     Ok(answer_after_rebuild(&blogs, post.id, public, StatusCode::OK, &post).await)
 }
@@ -439,6 +470,7 @@ async fn update(
 /// left as it is.
 async fn publish(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
+    owner::guard(&blogs, &admin, id, Touch::Publish).await?;
     let post = blogs
         .db
         .write(move |tx| {
@@ -448,7 +480,7 @@ async fn publish(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rej
             if post.status != "published" {
                 store::publish(tx, id)?;
                 revisions::record(tx, id, Reason::Published)?;
-                audit::record(tx, Action::Publish, Some(&format!("blog:{id}")), admin.ip)?;
+                audit::record(tx, Action::Publish, Some(&format!("blog:{id}")), admin.by())?;
             }
             find(tx, id)
         })
@@ -460,6 +492,7 @@ async fn publish(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rej
 /// DELETE /api/admin/blogs/{id}
 async fn delete(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
+    owner::guard(&blogs, &admin, id, Touch::Write).await?;
     let deleted = blogs
         .db
         .write(move |tx| {
@@ -467,7 +500,7 @@ async fn delete(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Reje
                 return Ok(None);
             };
             store::delete(tx, id)?;
-            audit::record(tx, Action::Delete, Some(&format!("blog:{id}")), admin.ip)?;
+            audit::record(tx, Action::Delete, Some(&format!("blog:{id}")), admin.by())?;
             Ok(Some(post))
         })
         .await?

@@ -59,6 +59,7 @@ async fn schedule(
     input: ScheduleInput,
 ) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
+    super::owner::guard(&blogs, &admin, id, super::owner::Touch::Publish).await?;
     let at = chosen_time(&input.publish_date, &blogs.site.tz(), blogs.clock.now())
         .map_err(ApiError::BadRequest)?;
     let at = sql_time(at);
@@ -74,7 +75,12 @@ async fn schedule(
                 )));
             }
             store::schedule(tx, id, &at)?;
-            audit::record(tx, Action::Schedule, Some(&format!("blog:{id}")), admin.ip)?;
+            audit::record(
+                tx,
+                Action::Schedule,
+                Some(&format!("blog:{id}")),
+                admin.by(),
+            )?;
             Ok(find(tx, id)?.ok_or_else(|| not_found(id)))
         })
         .await??;
@@ -87,6 +93,7 @@ async fn schedule(
 /// publish date left behind; `409` for a post that is not scheduled.
 async fn unschedule(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
+    super::owner::guard(&blogs, &admin, id, super::owner::Touch::Publish).await?;
     let post = blogs
         .db
         .write(move |tx| {
@@ -102,7 +109,7 @@ async fn unschedule(blogs: Blogs, admin: Admin, id: String) -> Result<Response, 
                 tx,
                 Action::Unschedule,
                 Some(&format!("blog:{id}")),
-                admin.ip,
+                admin.by(),
             )?;
             Ok(find(tx, id)?.ok_or_else(|| not_found(id)))
         })

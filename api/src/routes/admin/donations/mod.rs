@@ -19,6 +19,7 @@ use crate::domain::auth::Admin;
 use crate::domain::donations::Ledger;
 use crate::domain::donations::store::{self, Gift, SortBy};
 use crate::domain::export::{self, Sheet};
+use crate::domain::staff::Cap;
 use crate::http::error::ApiError;
 use crate::state::AppState;
 
@@ -56,12 +57,12 @@ impl Order {
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let ledger = state.ledger();
-    let admin = super::signed_in(state.clone());
+    let admin = |cap| super::allowed(state.clone(), cap);
     let refund = refund::routes(state.clone());
     let reports = reports::routes(state.clone());
     let list = warp::path!("donations")
         .and(warp::get())
-        .and(admin.clone())
+        .and(admin(Cap::DonationsRead))
         .and(warp::query::<HashMap<String, String>>())
         .and_then({
             let ledger = ledger.clone();
@@ -69,7 +70,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         });
     let export = warp::path!("donations" / "export")
         .and(warp::get())
-        .and(admin)
+        .and(admin(Cap::DonationsExport))
         .and_then(move |admin: Admin| export(ledger.clone(), admin));
     list.or(export)
         .unify()
@@ -100,7 +101,7 @@ async fn list(
         .db
         .read(move |c| store::gifts(c, order.by, order.descending))
         .await?;
-    audit::record_access(&ledger.db, Action::View, "donations", admin.ip).await?;
+    audit::record_access(&ledger.db, Action::View, "donations", admin.by()).await?;
     Ok(json(StatusCode::OK, &list))
 }
 
@@ -109,7 +110,7 @@ async fn list(
 /// what went back of it.
 async fn export(ledger: Ledger, admin: Admin) -> Result<Response, Rejection> {
     let rows = ledger.db.read(store::export_rows).await?;
-    audit::record_access(&ledger.db, Action::Export, "donations", admin.ip).await?;
+    audit::record_access(&ledger.db, Action::Export, "donations", admin.by()).await?;
     let site = &ledger.site;
     let threshold = i64::from(site.donations.itemization_threshold) * 100;
     let rows = rows

@@ -13,6 +13,7 @@ use crate::domain::auth::Admin;
 use crate::domain::donations::Ledger;
 use crate::domain::donations::refunds::{self, Refused};
 use crate::domain::donations::staff_refund::{self, RefundError};
+use crate::domain::staff::Cap;
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
 use crate::state::AppState;
@@ -21,7 +22,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     let ledger = state.ledger();
     warp::path!("donations" / i64 / "refund")
         .and(warp::post())
-        .and(super::super::signed_in(state.clone()))
+        .and(super::super::allowed(state.clone(), Cap::DonationsRefund))
         .and(json_body::<Value>(8 * 1024))
         .and_then(move |id, admin, body| refund(ledger.clone(), id, admin, body))
         .boxed()
@@ -37,7 +38,7 @@ async fn refund(ledger: Ledger, id: i64, admin: Admin, body: Value) -> Result<Re
     }
     let cents = refunds::parse_amount(body.get("amount")).map_err(ApiError::from)?;
     let reason = refunds::parse_reason(body.get("reason")).map_err(ApiError::from)?;
-    staff_refund::refund(&ledger, id, cents, &reason, admin.ip)
+    staff_refund::refund(&ledger, id, cents, &reason, admin.by())
         .await
         .map_err(|e| refused(id, e))?;
     let donation = super::donation(&ledger, id)

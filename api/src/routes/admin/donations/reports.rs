@@ -25,6 +25,7 @@ use crate::domain::donations::attention;
 use crate::domain::donations::fec::schedules::{self, Range};
 use crate::domain::donations::fec::{self, SA_FIELDS, SB_FIELDS};
 use crate::domain::export::{self, Sheet};
+use crate::domain::staff::Cap;
 use crate::http::error::ApiError;
 use crate::state::AppState;
 
@@ -36,14 +37,14 @@ struct Books {
 }
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    let admin = super::super::signed_in(state.clone());
+    let admin = |cap| super::super::allowed(state.clone(), cap);
     let books = Books {
         ledger: state.ledger(),
         fec_committee_id: state.config.fec_committee_id.clone(),
     };
     let attention = warp::path!("donations" / "attention")
         .and(warp::get())
-        .and(admin.clone())
+        .and(admin(Cap::DonationsRead))
         .and_then({
             let ledger = books.ledger.clone();
             move |admin| over_limit(ledger.clone(), admin)
@@ -53,7 +54,7 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .or(warp::path!("donations" / "schedule-b").map(|| Schedule::B))
         .unify()
         .and(warp::get())
-        .and(admin)
+        .and(admin(Cap::DonationsExport))
         .and(warp::query::<HashMap<String, String>>())
         .and_then(move |which, admin, query| schedule(books.clone(), which, admin, query));
     attention.or(schedule).unify().boxed()
@@ -70,7 +71,7 @@ async fn over_limit(ledger: Ledger, admin: Admin) -> Result<Response, Rejection>
         .db
         .read(move |c| attention::over_limit(c, &rules, &tz, now))
         .await?;
-    audit::record_access(&ledger.db, Action::View, "donations-over-limit", admin.ip).await?;
+    audit::record_access(&ledger.db, Action::View, "donations-over-limit", admin.by()).await?;
     let body: Vec<_> = found
         .into_iter()
         .map(|o| {
@@ -167,7 +168,7 @@ async fn schedule(
             (records, schedule_b_sheet(&rows))
         }
     };
-    audit::record_access(&books.ledger.db, Action::Export, kind, admin.ip).await?;
+    audit::record_access(&books.ledger.db, Action::Export, kind, admin.by()).await?;
     if !fec_file {
         return Ok(downloads::csv_named(&name, &sheet)?);
     }
