@@ -66,6 +66,7 @@ async fn run() -> ExitCode {
         // Colours for a person at a terminal; plain lines for a log file or journald.
         .with_ansi(std::io::stdout().is_terminal())
         .init();
+    let serving = matches!(cli.command, None | Some(Command::Serve));
     let result = match cli.command {
         None | Some(Command::Serve) => serve().await,
         Some(Command::Backup { file }) => backup(file).await,
@@ -75,8 +76,13 @@ async fn run() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        // The server's log is its output; a command's failure is for the person who typed it.
+        Err(e) if serving => {
             tracing::error!("{e:#}");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("{e:#}");
             ExitCode::FAILURE
         }
     }

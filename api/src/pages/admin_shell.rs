@@ -1,4 +1,5 @@
-//! The admin app's addresses: `/admin`, `/admin/dashboard` and `/admin/blog/{id}` all
+//! The admin app's addresses: `/admin`, `/admin/dashboard`, `/admin/security`,
+//! `/admin/invite`, `/admin/reset`, `/admin/blog/{id}` and `/admin/person/{id}` all
 //! answer the one shell the generator writes ([`generator::pages::ADMIN_SHELL`]); the
 //! React app in it decides what to show. Never stored by a browser or proxy (it is the way
 //! into staff data) and never indexed.
@@ -16,7 +17,19 @@ pub fn routes(files: Arc<StaticFiles>) -> BoxedFilter<(Response,)> {
     let paths = warp::path!("admin")
         .or(warp::path!("admin" / "dashboard"))
         .unify()
+        // The Security screen, and the pages the mailed links open (their token is in the
+        // fragment, which never reaches the server).
+        .or(warp::path!("admin" / "security"))
+        .unify()
+        .or(warp::path!("admin" / "invite"))
+        .unify()
+        .or(warp::path!("admin" / "reset"))
+        .unify()
         .or(warp::path!("admin" / "blog" / String)
+            .map(|_id: String| ())
+            .untuple_one())
+        .unify()
+        .or(warp::path!("admin" / "person" / String)
             .map(|_id: String| ())
             .untuple_one())
         .unify();

@@ -18,6 +18,10 @@ async fn every_admin_route_answers_the_shell_never_stored_nor_indexed() {
         "/admin/dashboard",
         "/admin/blog/new",
         "/admin/blog/12",
+        "/admin/person/3",
+        "/admin/security",
+        "/admin/invite",
+        "/admin/reset",
     ] {
         let res = app.get(path).await;
         assert_eq!(res.status(), 200, "{path}");

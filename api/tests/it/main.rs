@@ -20,5 +20,5 @@ mod openapi;
 mod real_server;
 mod security;
 mod sms_consent;
-mod staff;
+pub mod staff;
 mod static_files;

@@ -356,6 +356,15 @@ fn rows_as_json(conn: &Connection, sql: &str, params: &[Value]) -> rusqlite::Res
     Ok(out)
 }
 
+impl Person {
+    /// Takes the amounts out of the timeline (for a role that may not see donations).
+    pub fn hide_amounts(&mut self) {
+        for event in &mut self.timeline {
+            event.amount = None;
+        }
+    }
+}
+
 /// Everything held about supporter `id`, table by table (for a data request), or `None`.
 pub fn export(conn: &Connection, id: i64) -> rusqlite::Result<Option<Value>> {
     let Some(person) = person(conn, id)? else {

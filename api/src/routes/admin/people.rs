@@ -143,9 +143,13 @@ async fn list(
 async fn page(raw: String, admin: Admin, ledger: Ledger) -> Result<Response, Rejection> {
     let id = parse_id(&raw)?;
     let person = ledger.db.read(move |c| record::person(c, id)).await?;
-    let Some(person) = person else {
+    let Some(mut person) = person else {
         return Err(not_found(id).into());
     };
+    // An Organizer sees that a person gave, not how much: amounts are the Treasurer's.
+    if !admin.can(Cap::DonationsRead) {
+        person.hide_amounts();
+    }
     ledger
         .db
         .write(move |tx| {
@@ -163,9 +167,21 @@ async fn page(raw: String, admin: Admin, ledger: Ledger) -> Result<Response, Rej
 async fn export(raw: String, admin: Admin, ledger: Ledger) -> Result<Response, Rejection> {
     let id = parse_id(&raw)?;
     let held = ledger.db.read(move |c| record::export(c, id)).await?;
-    let Some(held) = held else {
+    let Some(mut held) = held else {
         return Err(not_found(id).into());
     };
+    if !admin.can(Cap::DonationsRead)
+        && let Some(tables) = held.get_mut("tables").and_then(|t| t.as_object_mut())
+    {
+        for money in ["donations", "donation_plans"] {
+            if tables.remove(money).is_some() {
+                tables.insert(
+                    money.into(),
+                    serde_json::json!("Left out: a Treasurer's export has it."),
+                );
+            }
+        }
+    }
     ledger
         .db
         .write(move |tx| {

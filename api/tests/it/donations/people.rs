@@ -554,3 +554,48 @@ async fn bad_requests_are_refused_clearly() {
         .await;
     assert_eq!(res.status(), 401);
 }
+
+/// The Organizer works the people; the money is the Treasurer's: the same person's page
+/// says that they gave, not how much, and their export leaves the gifts out.
+#[tokio::test]
+async fn an_organizer_sees_that_a_person_gave_but_not_how_much() {
+    let d = donate_app(|_| {}).await;
+    d.paid(json!(40), itemized("gia@example.org")).await;
+    let owner = d.app.login().await;
+    let organizer = crate::staff::member(
+        &d.app,
+        api::domain::staff::Role::Organizer,
+        "org@party.example",
+    )
+    .await;
+    let id = id_of(&d, &owner, "gia@example.org").await;
+    let gift = |page: &Value| {
+        page["timeline"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["kind"] == "gift")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(gift(&page(&d, &owner, id).await)["amount"], "40.00");
+    let seen = page(&d, &organizer.token, id).await;
+    assert!(gift(&seen)["amount"].is_null(), "{seen}");
+    let held = TestApp::json(
+        &d.app
+            .admin(
+                "GET",
+                &format!("{PEOPLE}/{id}/export"),
+                &organizer.token,
+                None,
+            )
+            .await,
+    );
+    assert!(held["tables"]["donations"].is_string(), "{held}");
+    assert!(!held.to_string().contains("4000"));
+    let res = d
+        .app
+        .admin("GET", "/api/admin/donations", &organizer.token, None)
+        .await;
+    assert_eq!(res.status(), 403);
+}

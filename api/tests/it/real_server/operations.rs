@@ -201,3 +201,89 @@ async fn the_data_folder_and_database_are_private() {
     );
     server.stop().await;
 }
+
+/// `api users reset-2fa EMAIL`: the way back in for the last Owner on a server without
+/// mail. Their factors go, their sessions end, and their next sign-in needs only the
+/// password (then they must enrol again); an unknown address fails clearly.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_command_line_resets_an_owners_second_factors() {
+    let (dir, env) = bare_site();
+    let mut server = Server::start(dir.path(), &env_refs(&env)).await;
+    let mut stream = connect(&server.addr).await;
+    let token = sign_in(&mut stream).await;
+    // From a new browser (no cookie), the Owner now needs their app, and there is no mail.
+    let login = format!(r#"{{"email":"{OWNER}","password":"{PASSWORD}"}}"#);
+    let (status, body) = request(
+        &mut stream,
+        "POST",
+        "/api/admin/login",
+        &json_headers(),
+        &login,
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200);
+    assert!(body.contains(r#""methods":["totp","recovery"]"#), "{body}");
+
+    let reset = |email: &'static str| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_api"));
+        command
+            .current_dir(dir.path())
+            .args(["users", "reset-2fa", email])
+            .env("ADMIN_PASSWORD", PASSWORD)
+            .env("RUST_LOG", "warn");
+        for (name, value) in &env {
+            command.env(name, value);
+        }
+        command
+    };
+    let out = reset("nobody@example.org").output().await.unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no staff account with that e-mail"));
+    let out = reset(OWNER).output().await.unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("Its next sign-in needs only the password")
+    );
+
+    // The old session has ended; the password alone signs in, and the Owner must enrol.
+    let auth = format!("Bearer {token}");
+    let (status, _) = request(
+        &mut stream,
+        "GET",
+        "/api/admin/me",
+        &[("Authorization", auth.as_str())],
+        "",
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 401);
+    let (status, body) = request(
+        &mut stream,
+        "POST",
+        "/api/admin/login",
+        &json_headers(),
+        &login,
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body.contains(r#""success":true"#) && body.contains(r#""mustEnrol":true"#),
+        "{body}"
+    );
+    server.stop().await;
+    let db = rusqlite::Connection::open(dir.path().join("data/site.db")).unwrap();
+    let audited: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM audit_log WHERE detail = 'factors reset from the command line'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(audited, 1);
+}
