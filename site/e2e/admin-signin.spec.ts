@@ -1,6 +1,7 @@
 // The admin shell and the locked card: signing in, every way it can go.
 import { ADMIN_PASSWORD, expectAccessible, failedLoad } from './fixtures';
 import { expect, signIn, test } from './admin-fixtures';
+import { ADMIN_EMAIL } from './settings';
 import { startServer } from './server';
 
 test('the shell is never stored nor indexed, and public pages load none of its code', async ({ page }) => {
@@ -27,11 +28,17 @@ test('the shell is never stored nor indexed, and public pages load none of its c
   expect(scripts.filter((s) => adminFiles.includes(s) || /admin|BlogEdit/.test(s))).toEqual([]);
 });
 
-test('the locked card: its texts, a visible label, and no violations at 1440 and 390 px', async ({ page }) => {
+test('the locked card: its texts, visible labels, and no violations at 1440 and 390 px', async ({ page }) => {
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto('/admin/dashboard');
     await expect(page.getByRole('heading', { level: 1, name: 'Admin Access' })).toBeVisible();
+    const email = page.getByLabel('E-mail');
+    await expect(email).toHaveAttribute('type', 'email');
+    await expect(email).toHaveAttribute('autocomplete', 'username');
+    // The e-mail comes first, then the password.
+    await expect(page.getByRole('textbox').first()).toHaveAccessibleName('E-mail');
+    await expect(page.getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute('href', '/admin/reset');
     const password = page.getByLabel('Password');
     await expect(password).toHaveAttribute('placeholder', 'Enter admin password');
     await expect(password).toHaveAttribute('type', 'password');
@@ -40,13 +47,17 @@ test('the locked card: its texts, a visible label, and no violations at 1440 and
   }
 });
 
-test('a blank password is refused in the browser, spaces included', async ({ page }) => {
+test('a blank e-mail or password is refused in the browser, spaces included', async ({ page }) => {
   let logins = 0;
   page.on('request', (r) => {
     if (r.url().endsWith('/api/admin/login')) logins += 1;
   });
   await page.goto('/admin');
+  const email = page.getByLabel('E-mail');
   const password = page.getByLabel('Password');
+  await page.getByRole('button', { name: 'Access Admin Panel' }).click();
+  expect(await email.evaluate((el: HTMLInputElement) => el.validity.valueMissing)).toBe(true);
+  await email.fill(ADMIN_EMAIL);
   await page.getByRole('button', { name: 'Access Admin Panel' }).click();
   expect(await password.evaluate((el: HTMLInputElement) => el.validity.valueMissing)).toBe(true);
   await password.fill('   ');
@@ -56,15 +67,21 @@ test('a blank password is refused in the browser, spaces included', async ({ pag
   expect(logins).toBe(0);
 });
 
-test('a wrong password says "Invalid password" in an alert; Enter submits', async ({ page, allowConsole }) => {
+test('a wrong password says "Invalid e-mail or password" in an alert; Enter submits', async ({ page, allowConsole }) => {
   allowConsole(failedLoad(401));
   let dialogs = 0;
   page.on('dialog', () => (dialogs += 1));
   await page.goto('/admin');
+  await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
   await page.getByLabel('Password').fill('not the password');
   await page.getByLabel('Password').press('Enter');
-  await expect(page.getByRole('alert')).toHaveText('Invalid password');
-  await expect(page.getByLabel('Password')).toHaveAccessibleDescription('Invalid password');
+  await expect(page.getByRole('alert')).toHaveText('Invalid e-mail or password');
+  await expect(page.getByLabel('Password')).toHaveAccessibleDescription('Invalid e-mail or password');
+  // An address with no account says exactly the same.
+  await page.getByLabel('E-mail').fill('nobody@e2e.test');
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await page.getByLabel('Password').press('Enter');
+  await expect(page.getByRole('alert')).toHaveText('Invalid e-mail or password');
   expect(dialogs).toBe(0);
   expect(await page.evaluate(() => sessionStorage.getItem('adminToken'))).toBeNull();
   await expect(page.getByRole('heading', { name: 'Admin Access' })).toBeVisible();
@@ -76,6 +93,7 @@ test('a wrong password says "Invalid password" in an alert; Enter submits', asyn
 
 test('the right password: "Authenticating...", then the dashboard at /admin/dashboard', async ({ page }) => {
   await page.goto('/admin');
+  await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
   await page.getByLabel('Password').fill(ADMIN_PASSWORD);
   let release!: () => void;
   await page.route('**/api/admin/login', async (route) => {
@@ -111,11 +129,12 @@ test('too many failures: the server says when to try again (429)', async ({ brow
   const context = await browser.newContext({ baseURL: server.baseURL });
   try {
     for (let i = 0; i < 10; i += 1) {
-      const res = await context.request.post('/api/admin/login', { data: { password: `wrong ${i}` } });
+      const res = await context.request.post('/api/admin/login', { data: { email: ADMIN_EMAIL, password: `wrong ${i}` } });
       expect(res.status()).toBe(401);
     }
     const page = await context.newPage();
     await page.goto('/admin');
+    await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
     await page.getByLabel('Password').fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Access Admin Panel' }).click();
     await expect(page.getByRole('alert')).toHaveText(/^Too many failed sign-in attempts\. Please try again in \d+ minutes\.$/);

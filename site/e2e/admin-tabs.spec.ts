@@ -1,4 +1,5 @@
-// The dashboard's seven tabs in each of their states: loading, empty, failed and full.
+// The dashboard's seven lists in each of their states: loading, empty, failed and full. The
+// Owner signed in here also has the eighth tab, Users (admin-users.spec.ts).
 import { expectAccessible, failedLoad } from './fixtures';
 import { expect, holdRequests, panel, seedEverything, signIn, tab, test } from './admin-fixtures';
 
@@ -13,11 +14,11 @@ const TABS = [
   { name: 'Blogs', loading: 'Loading blogs...', empty: 'No blog posts yet' },
 ];
 
-test('seven tabs, Contacts first; each shows its loading text until the server answers', async ({ page }) => {
+test("the Owner's tabs, Contacts first; each list shows its loading text until the server answers", async ({ page }) => {
   await signIn(page);
   const release = await holdRequests(page, /\/api\/admin\/(contacts|volunteers|donations|plans|newsletters|people|blogs)(\?|$)/);
   await page.reload();
-  await expect(page.getByRole('tab')).toHaveText(TABS.map((t) => t.name));
+  await expect(page.getByRole('tab')).toHaveText([...TABS.map((t) => t.name), /^Users/]);
   await expect(tab(page, 'Contacts')).toHaveAttribute('aria-selected', 'true');
   for (const t of TABS) {
     await tab(page, t.name).click();
@@ -69,7 +70,7 @@ test('a list the server cannot load: "Error loading ..." with the cause', async 
 test('full lists: every card as the spec lists it, with counts and relative dates', async ({ page, db }) => {
   seedEverything(db);
   await signIn(page);
-  await expect(page.getByRole('tab')).toHaveText(['Contacts2', 'Volunteers2', 'Donations3', 'Recurring1', 'Newsletter2', 'People9', 'Blogs2']);
+  await expect(page.getByRole('tab')).toHaveText(['Contacts2', 'Volunteers2', 'Donations3', 'Recurring1', 'Newsletter2', 'People9', 'Blogs2', 'Users1']);
 
   // Contacts, newest first: subject, name, email, when, message.
   const contacts = panel(page).getByRole('listitem');
@@ -226,15 +227,15 @@ test('the tabs work from the keyboard alone', async ({ page, db }) => {
   await expect(tab(page, 'Volunteers')).toHaveAttribute('aria-selected', 'true');
   await expect(panel(page).getByRole('heading', { level: 2 })).toHaveText('Volunteer Signups');
   await page.keyboard.press('End');
-  await expect(tab(page, 'Blogs')).toHaveAttribute('aria-selected', 'true');
+  await expect(tab(page, 'Users')).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('ArrowRight'); // wraps around
   await expect(tab(page, 'Contacts')).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('ArrowLeft');
-  await expect(tab(page, 'Blogs')).toBeFocused();
+  await expect(tab(page, 'Users')).toBeFocused();
   // Tab leaves the list for the open panel, then its controls. It is pressed once Home has
   // visibly moved focus, as a person does, but without waiting for the panel: the switch must
   // show in the same moment. (Radix moves focus on a timer after the keydown, so a Tab sent
-  // within the same millisecond, faster than any hand, would still leave from Blogs.)
+  // within the same millisecond, faster than any hand, would still leave from Users.)
   await page.keyboard.press('Home');
   await expect(tab(page, 'Contacts')).toBeFocused();
   await page.keyboard.press('Tab');

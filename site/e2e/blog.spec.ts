@@ -2,14 +2,14 @@
 // and its pager, a post with its metadata and structured data, renamed posts, and the
 // blog's own not-found page. Serial: the pager depends on how many posts there are.
 import { type APIRequestContext } from '@playwright/test';
-import { ADMIN_PASSWORD, expect, expectAccessible, failedLoad, shownText, test } from './fixtures';
+import { expect, expectAccessible, failedLoad, shownText, test } from './fixtures';
+import { ownerToken } from './staff';
 
 test.describe.configure({ mode: 'serial' });
 
-async function signIn(request: APIRequestContext): Promise<string> {
-  const res = await request.post('/api/admin/login', { data: { password: ADMIN_PASSWORD } });
-  expect(res.status()).toBe(200);
-  return (await res.json()).token;
+/** A session of the shared server's Owner (signed in from the browser they use: no second step). */
+async function signIn(): Promise<string> {
+  return ownerToken();
 }
 
 async function save(request: APIRequestContext, token: string, method: 'POST' | 'PATCH', path: string, data?: object) {
@@ -39,7 +39,7 @@ test.describe('the blog', () => {
   });
 
   test('reads from the newest post to the oldest, five a page and each once, with "Page X of Y", and back', async ({ page, request }) => {
-    const token = await signIn(request);
+    const token = await signIn();
     for (let i = 1; i <= 12; i++) {
       await save(request, token, 'POST', '/api/admin/blogs', {
         title: `Dispatch ${i}`,
@@ -91,7 +91,7 @@ test.describe('the blog', () => {
   });
 
   test('publishing fills the newest page, then starts a new one, and every page counts it', async ({ page, request }) => {
-    const token = await signIn(request);
+    const token = await signIn();
     const label = page.getByRole('navigation', { name: 'Blog pages' }).locator('[aria-current="page"]');
     const headings = page.getByTestId('post-cards').getByRole('heading');
     // 12 posts so far: the oldest five are the last of three pages.
@@ -116,7 +116,7 @@ test.describe('the blog', () => {
   });
 
   test('a post has its page, metadata and BlogPosting data', async ({ page, request }) => {
-    const token = await signIn(request);
+    const token = await signIn();
     const post = await save(request, token, 'POST', '/api/admin/blogs', {
       title: 'Why We March',
       content: '<h2>Together</h2><p>We march for <strong>clean food</strong>.</p><ul><li>Schools</li><li>Clinics</li></ul>',
@@ -156,7 +156,7 @@ test.describe('the blog', () => {
   });
 
   test('a renamed post keeps its old address as a redirect', async ({ page, request }) => {
-    const token = await signIn(request);
+    const token = await signIn();
     const post = await save(request, token, 'POST', '/api/admin/blogs', { title: 'Old Name', status: 'published' });
     await save(request, token, 'PATCH', `/api/admin/blogs/${post.id}`, { slug: 'new-name' });
     const response = await page.goto('/blog/old-name');

@@ -2,10 +2,11 @@
 // stripe.ts): whole gifts from the amount to the thank-you and the admin's list, every rule
 // and message of spec §5 and §8, failures at Stripe, the keyboard, and axe on every stage.
 import { type Locator, type Page } from '@playwright/test';
-import { ADMIN_PASSWORD, expect, expectAccessible, failedLoad, query, sql, test, toastRegion, uniqueEmail } from './fixtures';
+import { expect, expectAccessible, failedLoad, query, sql, test, toastRegion, uniqueEmail } from './fixtures';
 import { confirmAll, fillDonor, form, giveOnce, historyLink, openHistoryLink, pay, proceed } from './donate-steps';
 import { startServer } from './server';
 import { routeStripe } from './stripe';
+import { signIn } from './admin-fixtures';
 
 test.beforeEach(async ({ page }) => {
   await routeStripe(page);
@@ -69,9 +70,7 @@ test.describe('donating', () => {
 
     // Staff see it.
     const admin = await browser.newPage();
-    await admin.goto('/admin');
-    await admin.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await admin.getByRole('button', { name: 'Access Admin Panel' }).click();
+    await signIn(admin);
     await admin.getByRole('tab', { name: /Donations/ }).click();
     const card = admin.getByRole('tabpanel').getByRole('listitem').filter({ hasText: email });
     await expect(card).toContainText('$25.00');

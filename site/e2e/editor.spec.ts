@@ -9,7 +9,8 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { createServer, type ViteDevServer } from 'vite';
 
-import { ADMIN_PASSWORD, expect, expectAccessible, expectImageShown, failedLoad, test } from './fixtures';
+import { expect, expectAccessible, expectImageShown, failedLoad, test } from './fixtures';
+import { ownerToken } from './staff';
 import type { Page } from '@playwright/test';
 
 test.describe.configure({ mode: 'serial' });
@@ -18,10 +19,9 @@ const SITE = join(import.meta.dirname, '..');
 let vite: ViteDevServer;
 let bench: string;
 
-test.beforeAll(async ({ request }) => {
+test.beforeAll(async () => {
   const api = process.env.BASE_URL!;
-  const login = await request.post(`${api}/api/admin/login`, { data: { password: ADMIN_PASSWORD } });
-  const { token } = (await login.json()) as { token: string };
+  const token = await ownerToken(api);
   vite = await createServer({
     configFile: false,
     root: join(SITE, 'e2e/editor-harness'),

@@ -1,7 +1,9 @@
 // Starts the server most tests share (see server.ts), with the fake Stripe as its card
 // processor (see stripe.ts). Tests reach the server through BASE_URL, read its database at
-// DB_PATH, and the fake at FAKE_STRIPE_URL.
+// DB_PATH, and the fake at FAKE_STRIPE_URL; its first Owner (signed in once, with an
+// authenticator app) through OWNER_* (staff.ts: ownerOf, ownerToken).
 import { startServer } from './server';
+import { shareOwner } from './staff';
 import { STRIPE_ENV, pointWebhookAt, startFakeStripe } from './stripe';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -12,6 +14,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.DB_PATH = server.dbPath;
   process.env.SERVED_DIST = server.dist;
   process.env.FAKE_STRIPE_URL = stripe.url;
+  shareOwner(server.owner);
   return async () => {
     await server.stop();
     stripe.stop();

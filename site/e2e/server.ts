@@ -1,14 +1,19 @@
 // Starts the real api binary on a free port with a fresh temporary DATA_DIR, serving its
 // own copy of the built dist/ (the server rewrites blog pages as tests publish posts).
 // global-setup.ts starts the one most tests share; tests that need a server to themselves
-// (the admin app's: exact lists, a sign-in lockout) start their own with this too.
+// (the admin app's: exact lists, a sign-in lockout) start their own with this too. Unless
+// asked not to, the Owner it makes from ADMIN_EMAIL signs in once right away (a new
+// server's first sign-in needs no second step and gives the device cookie) and sets up an
+// authenticator app, which their role needs before anything else opens: `owner` on the
+// Server has what tests need to sign in as them (staff.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { ADMIN_PASSWORD } from './settings';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './settings';
+import { type StaffMember, bootstrapOwner, registerOwner } from './staff';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
@@ -18,11 +23,15 @@ export interface Server {
   dbPath: string;
   /** The dist/ it serves. */
   dist: string;
+  /** The first Owner: signed in once, with an authenticator app and this browser's device
+   *  cookie (absent when started with `{ owner: false }`). */
+  owner: StaffMember;
   stop: () => Promise<void>;
 }
 
-/** `env` adds to (or, with an empty string, removes from) the server's environment. */
-export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+/** `env` adds to (or, with an empty string, removes from) the server's environment;
+ *  `owner: false` leaves the first Owner as a new server has them (never signed in). */
+export async function startServer(env: Record<string, string> = {}, { owner = true }: { owner?: boolean } = {}): Promise<Server> {
   const binary = join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'debug', 'api');
   const dist = join(root, 'dist');
   for (const [path, hint] of [
@@ -44,7 +53,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
       DATA_DIR: dataDir,
       DIST_DIR: served,
       CONTENT_DIR: join(root, 'content'),
-      // A known admin password, so tests can sign in (the admin app's tests).
+      // A known first Owner, so tests can sign in (the admin app's tests).
+      ADMIN_EMAIL,
       ADMIN_PASSWORD,
       // Many tests post forms from 127.0.0.1; the limit itself is covered by the api's tests.
       FORM_RATE_LIMIT: '10000',
@@ -71,16 +81,31 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     });
   });
 
+  const stop = async () => {
+    if (server.exitCode === null) {
+      server.kill('SIGINT');
+      await new Promise((r) => server.once('exit', r));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  let first: StaffMember | undefined;
+  try {
+    if (owner) {
+      first = await bootstrapOwner(baseURL);
+      registerOwner(baseURL, first);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   return {
     baseURL,
     dbPath: join(dataDir, 'site.db'),
     dist: served,
-    stop: async () => {
-      if (server.exitCode === null) {
-        server.kill('SIGINT');
-        await new Promise((r) => server.once('exit', r));
-      }
-      rmSync(dataDir, { recursive: true, force: true });
+    get owner(): StaffMember {
+      if (!first) throw new Error('this server was started with { owner: false }');
+      return first;
     },
+    stop,
   };
 }

@@ -3,7 +3,8 @@ import { useStore } from 'zustand';
 import { dismissExpiredNotice, sessionStore } from './session';
 
 /** Says the session ran out (60 minutes after sign-in); the admin is already signed out
- *  behind it. Closing it puts focus in the password field, ready to sign in again. */
+ *  behind it. Closing it puts focus in the sign-in card's first empty field (the password:
+ *  the card remembers the e-mail this tab signed in with), ready to sign in again. */
 export function ExpiredDialog() {
   const open = useStore(sessionStore, (s) => s.expiredNotice);
   return (
@@ -14,7 +15,8 @@ export function ExpiredDialog() {
           className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl focus:outline-none"
           onCloseAutoFocus={(event) => {
             event.preventDefault();
-            document.querySelector<HTMLInputElement>('#admin-root input[type="password"]')?.focus();
+            const fields = [...document.querySelectorAll<HTMLInputElement>('#admin-root input[type="email"], #admin-root input[type="password"]')];
+            (fields.find((f) => f.value === '') ?? fields.at(-1))?.focus();
           }}
         >
           <AlertDialog.Title className="font-serif text-xl font-bold text-navy">Session expired</AlertDialog.Title>

@@ -1,8 +1,14 @@
 // The admin app's routes (react-router's data mode). One shell serves them all; the blog
-// editor's route loads lazily, so its code (Slate) is fetched only there.
+// editor's route loads lazily, so its code (Slate) is fetched only there, and so do a
+// person's page, the security screen and the pages a mailed link opens. A route a role does
+// not open says so, and asks the server for nothing.
+import type { ComponentType } from 'react';
 import { Outlet, ScrollRestoration, createBrowserRouter } from 'react-router';
+import { SecondStep } from '../features/account/SecondStep';
 import { ExpiredDialog } from './ExpiredDialog';
 import { AdminScreen } from './AdminScreen';
+import { Guard } from './Guard';
+import type { Capability } from './me';
 
 function Layout() {
   return (
@@ -24,16 +30,26 @@ function Loading() {
   );
 }
 
+/** A lazily loaded screen that only a role with `cap` opens. */
+function guarded(cap: Capability, Screen: ComponentType) {
+  return function Guarded() {
+    return <Guard cap={cap}>{() => <Screen />}</Guard>;
+  };
+}
+
 export const routes = [
   {
     path: '/admin',
     element: <Layout />,
     hydrateFallbackElement: <Loading />,
     children: [
-      { index: true, element: <AdminScreen /> },
-      { path: 'dashboard', element: <AdminScreen /> },
-      { path: 'person/:id', lazy: async () => ({ Component: (await import('../features/people/PersonPage')).default }) },
-      { path: 'blog/:id', lazy: async () => ({ Component: (await import('../features/blog/BlogEdit')).default }) },
+      { index: true, element: <AdminScreen secondStep={SecondStep} /> },
+      { path: 'dashboard', element: <AdminScreen secondStep={SecondStep} /> },
+      { path: 'person/:id', lazy: async () => ({ Component: guarded('people.read', (await import('../features/people/PersonPage')).default) }) },
+      { path: 'blog/:id', lazy: async () => ({ Component: guarded('posts.write_own', (await import('../features/blog/BlogEdit')).default) }) },
+      { path: 'security', lazy: async () => ({ Component: (await import('../features/account/SecurityPage')).default }) },
+      { path: 'invite', lazy: async () => ({ Component: (await import('../features/account/InvitePage')).default }) },
+      { path: 'reset', lazy: async () => ({ Component: (await import('../features/account/ResetPage')).default }) },
     ],
   },
 ];

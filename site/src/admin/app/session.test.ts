@@ -83,6 +83,14 @@ describe('the session store', () => {
     expect(heard).toEqual(['expired', 'user']);
   });
 
+  it('a session the server ended at our request (signing out everywhere) ends quietly', () => {
+    signIn('tok');
+    logout('ended');
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(toastStore.getState().toasts).toEqual([]);
+    expect(sessionStore.getState()).toEqual({ token: null, expiresAt: null, expiredNotice: false });
+  });
+
   it('a 401 logout tells the admin why, once', () => {
     signIn('tok');
     logout('unauthorized');

@@ -11,7 +11,9 @@ export const TOKEN_KEY = 'adminToken';
 export const EXPIRES_KEY = 'adminTokenExpiresAt';
 export const SESSION_MINUTES = 60;
 
-export type LogoutReason = 'user' | 'expired' | 'unauthorized';
+/** `ended`: the server has ended the session already, at the person's own request (signing
+ *  out everywhere), so there is nothing to tell it nor to warn of. */
+export type LogoutReason = 'user' | 'expired' | 'unauthorized' | 'ended';
 
 interface SessionState {
   token: string | null;

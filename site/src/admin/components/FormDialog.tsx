@@ -35,6 +35,9 @@ interface Props {
   onOpened?: () => void;
   /** Called when the dialog closes, to clear the fields. */
   onClosed?: () => void;
+  /** Whether focus goes back to the button as the dialog closes (it does unless this says
+   *  no: after a success that shows something new, which takes the focus itself). */
+  returnFocus?: () => boolean;
   children: (problem: ProblemLink) => ReactNode;
 }
 
@@ -78,7 +81,12 @@ export function FormDialog(props: Props) {
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-ink/60" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl focus:outline-none">
+        <Dialog.Content
+          className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-6 shadow-xl focus:outline-none"
+          onCloseAutoFocus={(event) => {
+            if (props.returnFocus && !props.returnFocus()) event.preventDefault();
+          }}
+        >
           <Dialog.Title className="font-serif text-xl font-bold text-navy">{props.title}</Dialog.Title>
           <Dialog.Description className="mt-3 text-slate-700">{props.description}</Dialog.Description>
           <form onSubmit={submit} className="mt-5" noValidate>
