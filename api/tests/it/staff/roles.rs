@@ -269,3 +269,44 @@ async fn nobody_grants_a_role_above_their_own_or_changes_their_own() {
         .unwrap();
     assert_eq!(roles.len(), 3, "{roles:?}");
 }
+
+/// Two Owners demoting each other at the same moment: the check for the last Owner is made
+/// in the write itself, so one of them stays an Owner whatever the order.
+#[tokio::test]
+async fn two_owners_demoting_each_other_at_once_leave_one_owner() {
+    let app = TestApp::new();
+    let first = app.login().await;
+    let second = member(&app, Role::Owner, "owner2@party.example").await;
+    let demote = |token: String, id: i64| {
+        let app = &app;
+        async move {
+            app.admin(
+                "PATCH",
+                &format!("/api/admin/users/{id}"),
+                &token,
+                Some(json!({ "role": "administrator" })),
+            )
+            .await
+            .status()
+            .as_u16()
+        }
+    };
+    let (a, b) = tokio::join!(demote(first, second.id), demote(second.token.clone(), 1));
+    let owners: i64 = app
+        .db
+        .read(|c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM users WHERE role = 'owner' AND active = 1",
+                [],
+                |r| r.get(0),
+            )
+        })
+        .await
+        .unwrap();
+    assert_eq!(owners, 1, "answers {a} and {b}");
+    let mut answers = [a, b];
+    answers.sort();
+    assert_eq!(answers[0], 200);
+    // The other was refused: as the last Owner (409), or because it was no longer one (403).
+    assert!([403, 409].contains(&answers[1]), "{answers:?}");
+}

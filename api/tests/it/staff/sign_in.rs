@@ -308,6 +308,11 @@ async fn deactivating_a_user_ends_their_sessions_at_once_and_keeps_their_byline(
     .await;
     let res = login(&app, &author.email, PASSWORD, Some(&author.device)).await;
     assert_eq!(res.status(), 200);
+    // The session from before stays ended: reactivating does not bring a stolen token back.
+    let res = app
+        .admin("GET", "/api/admin/blogs", &author.token, None)
+        .await;
+    assert_eq!(res.status(), 401);
 }
 
 #[tokio::test]
@@ -427,4 +432,41 @@ async fn posts_are_touched_only_as_the_role_allows() {
         )
         .await;
     assert_eq!(res.status(), 403);
+}
+
+/// The device cookie vouches for one person's browser for 30 days: another account's
+/// cookie, a made-up one, or one past its 30 days still meets the second step.
+#[tokio::test]
+async fn a_browser_is_known_only_for_the_person_it_signed_in_and_for_thirty_days() {
+    let smtp = Smtp::start();
+    let app = with_mail(&smtp);
+    let org = member(&app, Role::Organizer, "org@party.example").await;
+    let ed = member(&app, Role::Editor, "ed@party.example").await;
+    let asked = |res: &warp::http::Response<warp::hyper::body::Bytes>| {
+        let body = TestApp::json(res);
+        assert_eq!(res.status(), 200, "{body}");
+        body["success"] == false && body["methods"] == json!(["email"])
+    };
+    // Each person's own browser is known to them...
+    assert!(!asked(
+        &login(&app, &org.email, PASSWORD, Some(&org.device)).await
+    ));
+    // ...but not to a colleague who signs in on it, nor from a cookie nobody was given.
+    assert!(asked(
+        &login(&app, &ed.email, PASSWORD, Some(&org.device)).await
+    ));
+    let forged = format!("{}x", org.device);
+    assert!(asked(
+        &login(&app, &org.email, PASSWORD, Some(&forged)).await
+    ));
+    assert!(asked(
+        &login(&app, &org.email, PASSWORD, Some("1.abc")).await
+    ));
+    // Thirty days on, the browser is asked again.
+    app.state
+        .clock
+        .advance(std::time::Duration::from_secs(30 * 24 * 3600 + 60));
+    assert!(asked(
+        &login(&app, &org.email, PASSWORD, Some(&org.device)).await
+    ));
 }
