@@ -7,6 +7,7 @@ use jiff::Timestamp;
 use rusqlite::Connection;
 
 use super::accounts::User;
+use crate::domain::audit::{self, Action, By};
 use crate::domain::mail::Mail;
 use crate::domain::mail::message::Person;
 use crate::domain::mail::queue::{self, Kind};
@@ -158,6 +159,22 @@ pub fn reset(
         },
         now,
     )
+}
+
+/// A change to `user`'s sign-in, told as every such change must be: one security notice to
+/// them (`what` happened, when, from which browser and address) and one audit row naming
+/// who made it, with `detail` for the log.
+pub fn changed(
+    mail: &Mail,
+    tx: &Connection,
+    user: &User,
+    (from, by): (From<'_>, By),
+    action: Action,
+    what: &str,
+    detail: &str,
+) -> rusqlite::Result<()> {
+    security(mail, tx, user, what, from)?;
+    audit::record_detailed(tx, action, &format!("user:{}", user.id), Some(by), detail)
 }
 
 /// A security notice to `user`: `what` happened ("an authenticator app was added").

@@ -67,3 +67,12 @@ pub fn left(conn: &Connection, user: i64) -> rusqlite::Result<i64> {
         |r| r.get(0),
     )
 }
+
+/// Recovery codes stand in for an authenticator app or a passkey: with the last of those
+/// removed, they go too.
+pub fn forget_without_strong_factor(tx: &Connection, user: i64) -> rusqlite::Result<()> {
+    if super::accounts::strong_factors(tx, user)? == 0 {
+        tx.execute("DELETE FROM recovery_codes WHERE user_id = ?1", [user])?;
+    }
+    Ok(())
+}

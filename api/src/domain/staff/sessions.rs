@@ -5,6 +5,7 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::Role;
+use crate::domain::audit::{self, Action, By};
 
 /// A live session and its user, as every staff request reads them.
 #[derive(Debug, Clone)]
@@ -70,6 +71,17 @@ pub fn end(tx: &Connection, jti: &str, now: &str) -> rusqlite::Result<()> {
         params![jti, now],
     )
     .map(|_| ())
+}
+
+/// Ends every session of `user` (the caller's too, when it is theirs) and records who did.
+pub fn end_everywhere(tx: &Connection, user: i64, by: By, now: &str) -> rusqlite::Result<()> {
+    end_all(tx, user, None, now)?;
+    audit::record(
+        tx,
+        Action::SignOutEverywhere,
+        Some(&format!("user:{user}")),
+        by,
+    )
 }
 
 /// Ends every session of `user` but `keep` (the one asking, when it stays signed in).

@@ -277,22 +277,19 @@ async fn complete_reset(
                 browser: &browser,
                 at: now,
             };
-            notices::security(
+            let by = By {
+                ip: caller.ip,
+                user: Some(user.id),
+                service: None,
+            };
+            notices::changed(
                 &mail,
                 tx,
                 &user,
-                "your password was reset from a link sent to you (every session was signed out)",
-                from,
-            )?;
-            audit::record(
-                tx,
+                (from, by),
                 Action::PasswordReset,
-                Some(&format!("user:{}", user.id)),
-                By {
-                    ip: caller.ip,
-                    user: Some(user.id),
-                    service: None,
-                },
+                "your password was reset from a link sent to you (every session was signed out)",
+                "password reset from a mailed link",
             )?;
             Ok(true)
         })

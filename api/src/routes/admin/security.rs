@@ -11,7 +11,7 @@ use warp::{Filter, Rejection};
 
 use super::session::{Caller, passkey_problem};
 use super::{json, success};
-use crate::domain::audit::{self, Action};
+use crate::domain::audit::Action;
 use crate::domain::auth::{Admin, NotChecked};
 use crate::domain::staff::accounts::{self, User};
 use crate::domain::staff::notices::{self, From};
@@ -146,14 +146,7 @@ fn noted(
         browser: &caller.browser,
         at: state.clock.now(),
     };
-    notices::security(&state.mail, tx, user, what, from)?;
-    audit::record_detailed(
-        tx,
-        action,
-        &format!("user:{}", user.id),
-        Some(admin.by()),
-        what,
-    )
+    notices::changed(&state.mail, tx, user, (from, admin.by()), action, what, what)
 }
 
 /// GET /api/admin/security
@@ -254,9 +247,7 @@ async fn totp_remove(admin: Admin, caller: Caller, state: AppState) -> Result<Re
                 return Ok(Removed::Refused);
             }
             totp::remove(tx, user.id)?;
-            if accounts::strong_factors(tx, user.id)? == 0 {
-                tx.execute("DELETE FROM recovery_codes WHERE user_id = ?1", [user.id])?;
-            }
+            recovery::forget_without_strong_factor(tx, user.id)?;
             noted(
                 &st,
                 tx,
@@ -417,9 +408,7 @@ async fn passkey_remove(
             }
             let what = format!("a passkey was removed (\"{}\")", key.name);
             passkeys::remove(tx, user.id, id)?;
-            if accounts::strong_factors(tx, user.id)? == 0 {
-                tx.execute("DELETE FROM recovery_codes WHERE user_id = ?1", [user.id])?;
-            }
+            recovery::forget_without_strong_factor(tx, user.id)?;
             noted(&st, tx, &user, &admin, &caller, Action::Factor, &what)?;
             Ok(Removed::Done)
         })
@@ -501,15 +490,7 @@ async fn sign_out_everywhere(
     let now = state.clock.now_sql();
     state
         .db
-        .write(move |tx| {
-            sessions::end_all(tx, user.id, None, &now)?;
-            audit::record(
-                tx,
-                Action::SignOutEverywhere,
-                Some(&format!("user:{}", user.id)),
-                admin.by(),
-            )
-        })
+        .write(move |tx| sessions::end_everywhere(tx, user.id, admin.by(), &now))
         .await?;
     Ok(success())
 }

@@ -478,16 +478,18 @@ async fn verify(state: AppState, caller: Caller, body: Verify) -> Result<Respons
                             browser: &browser,
                             at: now,
                         };
-                        notices::security(&mail, tx, &user, &what, from)?;
-                        audit::record_detailed(
+                        let by = By {
+                            ip: caller.ip,
+                            user: Some(user.id),
+                            service: None,
+                        };
+                        notices::changed(
+                            &mail,
                             tx,
+                            &user,
+                            (from, by),
                             Action::Factor,
-                            &format!("user:{}", user.id),
-                            Some(By {
-                                ip: caller.ip,
-                                user: Some(user.id),
-                                service: None,
-                            }),
+                            &what,
                             "recovery code used",
                         )?;
                     }

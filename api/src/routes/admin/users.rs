@@ -365,23 +365,20 @@ async fn change_role(
                 user.role.label(),
                 role.label()
             );
-            notices::security(
+            let from = From {
+                ip: &ip,
+                browser: &browser,
+                at: now,
+            };
+            let detail = format!("{} -> {}", user.role.label(), role.label());
+            notices::changed(
                 &mail,
                 tx,
                 &user,
-                &what,
-                From {
-                    ip: &ip,
-                    browser: &browser,
-                    at: now,
-                },
-            )?;
-            audit::record_detailed(
-                tx,
+                (from, admin.by()),
                 Action::RoleChange,
-                &format!("user:{}", user.id),
-                Some(admin.by()),
-                &format!("{} -> {}", user.role.label(), role.label()),
+                &what,
+                &detail,
             )?;
             Ok(true)
         })
@@ -462,8 +459,20 @@ async fn reset_factors(
             accounts::reset_factors(tx, user.id)?;
             sessions::end_all(tx, user.id, None, &sql_time(now))?;
             challenges::void_all(tx, user.id, now)?;
-            notices::security(&mail, tx, &user, "an Owner reset your second factors: sign in with your password and set them up again", From { ip: &ip, browser: &browser, at: now })?;
-            audit::record_detailed(tx, Action::Factor, &format!("user:{}", user.id), Some(admin.by()), "factors reset")
+            let from = From {
+                ip: &ip,
+                browser: &browser,
+                at: now,
+            };
+            notices::changed(
+                &mail,
+                tx,
+                &user,
+                (from, admin.by()),
+                Action::Factor,
+                "an Owner reset your second factors: sign in with your password and set them up again",
+                "factors reset",
+            )
         })
         .await?;
     state.mail.wake();
@@ -498,15 +507,7 @@ async fn sign_out_user(
     let now = state.clock.now_sql();
     state
         .db
-        .write(move |tx| {
-            sessions::end_all(tx, user.id, None, &now)?;
-            audit::record(
-                tx,
-                Action::SignOutEverywhere,
-                Some(&format!("user:{}", user.id)),
-                admin.by(),
-            )
-        })
+        .write(move |tx| sessions::end_everywhere(tx, user.id, admin.by(), &now))
         .await?;
     Ok(success())
 }
