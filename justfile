@@ -54,12 +54,13 @@ _site: deps
     cargo build --workspace --all-targets --quiet
     {{target}}/debug/generator build
 
-# Benchmarks: page weight, static files against nginx, durable signups against a plain loop, the blog's build and publish speed against Hugo, memory under a mixed load, hostile clients, then a fresh clone's first `just serve`.
+# Benchmarks: page weight, static files against nginx, durable signups against a plain loop, the blog's build and publish speed against Hugo, the forms with people linked, the mail sender's rate, memory under a mixed load, hostile clients, then a fresh clone's first `just serve`.
 bench: build
-    cargo build --quiet --release -p api -p generator --bins --example plain_writes --example photo
+    cargo build --quiet --release -p api -p generator -p smtp-sink --bins --example plain_writes --example photo
     node bench/run.mjs
     node bench/blog.mjs
     node bench/people.mjs
+    node bench/mail.mjs
     node bench/memory.mjs
     node bench/hostile.mjs
     node bench/first-run.mjs

@@ -50,7 +50,6 @@ export function startApi(dataDir, distDir, logLevel, extraEnv = {}, binary = api
     cwd: root,
     env: {
       ...process.env,
-      ...extraEnv,
       PORT: '0',
       BIND: '127.0.0.1',
       DATA_DIR: dataDir,
@@ -58,6 +57,8 @@ export function startApi(dataDir, distDir, logLevel, extraEnv = {}, binary = api
       CONTENT_DIR: join(root, 'content'),
       ADMIN_PASSWORD: PASSWORD,
       RUST_LOG: logLevel,
+      // Last, so a baseline built from an older commit can read that commit's content.
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'],
   });
