@@ -146,7 +146,15 @@ fn noted(
         browser: &caller.browser,
         at: state.clock.now(),
     };
-    notices::changed(&state.mail, tx, user, (from, admin.by()), action, what, what)
+    notices::changed(
+        &state.mail,
+        tx,
+        user,
+        (from, admin.by()),
+        action,
+        what,
+        what,
+    )
 }
 
 /// GET /api/admin/security
