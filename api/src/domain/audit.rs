@@ -126,6 +126,16 @@ impl By {
         }
     }
 
+    /// Staff member `user`, on their own account (signed in, or finishing a sign-in or a
+    /// mailed link's step).
+    pub fn person(ip: IpAddr, user: i64) -> By {
+        By {
+            ip,
+            user: Some(user),
+            service: None,
+        }
+    }
+
     fn actor(&self) -> Option<String> {
         self.service.map(|id| format!("service-token:{id}"))
     }

@@ -129,11 +129,7 @@ impl Admin {
     /// What the audit log records of this caller.
     pub fn by(&self) -> By {
         match self.actor {
-            Actor::User { id, .. } => By {
-                ip: self.ip,
-                user: Some(id),
-                service: None,
-            },
+            Actor::User { id, .. } => By::person(self.ip, id),
             Actor::Service { id, .. } => By {
                 ip: self.ip,
                 user: None,

@@ -170,11 +170,7 @@ async fn accept(caller: Caller, body: Accept, state: AppState) -> Result<Respons
                 tx,
                 Action::InviteAccept,
                 Some(&format!("invitation:{}", inv.id)),
-                By {
-                    ip,
-                    user: Some(id),
-                    service: None,
-                },
+                By::person(ip, id),
             )?;
             accounts::by_id(tx, id)
         })
@@ -277,11 +273,7 @@ async fn complete_reset(
                 browser: &browser,
                 at: now,
             };
-            let by = By {
-                ip: caller.ip,
-                user: Some(user.id),
-                service: None,
-            };
+            let by = By::person(caller.ip, user.id);
             notices::changed(
                 &mail,
                 tx,

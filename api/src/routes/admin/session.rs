@@ -398,16 +398,7 @@ pub(super) async fn complete(
                 },
             )?;
             accounts::signed_in(tx, id, &at)?;
-            audit::record(
-                tx,
-                Action::Login,
-                None,
-                By {
-                    ip,
-                    user: Some(id),
-                    service: None,
-                },
-            )?;
+            audit::record(tx, Action::Login, None, By::person(ip, id))?;
             let cookie = if remember {
                 Some(devices::remember(tx, &auth.keys, id, now)?)
             } else {
@@ -478,11 +469,7 @@ async fn verify(state: AppState, caller: Caller, body: Verify) -> Result<Respons
                             browser: &browser,
                             at: now,
                         };
-                        let by = By {
-                            ip: caller.ip,
-                            user: Some(user.id),
-                            service: None,
-                        };
+                        let by = By::person(caller.ip, user.id);
                         notices::changed(
                             &mail,
                             tx,
