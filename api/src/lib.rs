@@ -12,6 +12,8 @@
 mod chores;
 pub mod config;
 pub mod domain;
+#[cfg(test)]
+mod generated_files;
 pub mod http;
 pub mod memory;
 pub mod pages;

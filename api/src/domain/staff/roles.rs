@@ -306,17 +306,10 @@ mod tests {
             labels.concat(),
             list(Cap::ALL.iter().map(|c| c.as_str()).collect()),
         );
-        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(FILE);
-        let actual = std::fs::read_to_string(&file).unwrap_or_default();
-        if actual != expected {
-            if std::env::var_os("BLESS").is_some() {
-                std::fs::write(&file, &expected).unwrap();
-                return;
-            }
-            panic!(
-                "{} is out of date: run `BLESS=1 cargo test -p api --lib roles`",
-                file.display()
-            );
-        }
+        crate::generated_files::matches_or_bless(
+            FILE,
+            &expected,
+            "BLESS=1 cargo test -p api --lib roles",
+        );
     }
 }

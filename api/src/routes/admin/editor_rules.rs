@@ -68,18 +68,11 @@ fn path(relative: &str) -> std::path::PathBuf {
 #[test]
 fn allowlist_json_matches_the_constants() {
     let expected = serde_json::to_string_pretty(&document()).unwrap() + "\n";
-    let file = path(ALLOWLIST_JSON);
-    let actual = std::fs::read_to_string(&file).unwrap_or_default();
-    if actual != expected {
-        if std::env::var_os("BLESS").is_some() {
-            std::fs::write(&file, &expected).unwrap();
-            return;
-        }
-        panic!(
-            "{} is out of date with the server's constants: run `BLESS=1 cargo test -p api editor_rules`",
-            file.display()
-        );
-    }
+    crate::generated_files::matches_or_bless(
+        ALLOWLIST_JSON,
+        &expected,
+        "BLESS=1 cargo test -p api editor_rules",
+    );
 }
 
 /// Everything the editor's serialiser wrote in its tests comes back from the sanitiser

@@ -32,6 +32,7 @@ import {
   signOutEverywhere,
   startTotp,
 } from './api';
+import { NewPasswordFields } from './PublicCard';
 import { ServiceTokens } from './ServiceTokens';
 import { RecoveryCodes, useFocusOnMount } from './ShownOnce';
 import { passkeyFailure, passkeysSupported } from './webauthn';
@@ -433,41 +434,15 @@ function PasswordSection({ email }: { email: string }) {
             {...described}
           />
         </div>
-        <div>
-          <label htmlFor={`${id}-new`} className="field-label">
-            New password
-          </label>
-          <input
-            id={`${id}-new`}
-            type="password"
-            required
-            minLength={12}
-            autoComplete="new-password"
-            className="field-input"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-describedby={`${id}-hint${problem ? ` ${id}-problem` : ''}`}
-            aria-invalid={problem ? true : undefined}
-          />
-          <p id={`${id}-hint`} className="mt-1 text-sm text-slate-700">
-            At least 12 characters; a few unrelated words work well.
-          </p>
-        </div>
-        <div>
-          <label htmlFor={`${id}-again`} className="field-label">
-            Confirm new password
-          </label>
-          <input
-            id={`${id}-again`}
-            type="password"
-            required
-            autoComplete="new-password"
-            className="field-input"
-            value={again}
-            onChange={(e) => setAgain(e.target.value)}
-            {...described}
-          />
-        </div>
+        <NewPasswordFields
+          id={id}
+          password={password}
+          again={again}
+          onPassword={setPassword}
+          onAgain={setAgain}
+          problemId={`${id}-problem`}
+          invalid={!!problem}
+        />
         <p id={`${id}-problem`} role="alert" className="text-sm font-semibold text-crimson-dark empty:hidden">
           {problem}
         </p>
