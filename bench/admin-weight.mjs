@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer from 'puppeteer-core';
 import { listeningAt } from './lib/listening.mjs';
+import { ownerToken } from './lib/staff.mjs';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const dist = resolve(root, process.env.DIST_DIR || 'dist');
@@ -131,13 +132,7 @@ try {
     logLevel: 'silent',
   });
   browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
-  const login = await fetch(`${base}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ password }),
-  });
-  if (!login.ok) throw new Error(`sign-in failed: ${login.status}`);
-  const { token } = await login.json();
+  const token = await ownerToken(base, password);
 
   for (const page of PAGES) {
     const scripts = await scriptsOf(base, token, page);

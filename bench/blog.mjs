@@ -26,6 +26,7 @@ import { findHugo, writeHugoSite } from './lib/blog-hugo.mjs';
 import { http, percentile } from './lib/blog-http.mjs';
 import { makePost, seedSql } from './lib/blog-posts.mjs';
 import { run, sideBySide, startApi, stopApi } from './lib/blog-processes.mjs';
+import { ownerToken } from './lib/staff.mjs';
 
 const tmp = mkdtempSync(join(tmpdir(), 'acp-blog-bench-'));
 let server = null;
@@ -60,7 +61,7 @@ async function liveLatency(posts, dataDir, distDir) {
     return json;
   };
   try {
-    token = checked('sign-in', await call('POST', '/api/admin/login', { password: PASSWORD })).token;
+    token = await ownerToken(base, PASSWORD);
     // The worker's first task is a sync of the whole blog; a first change waits for it.
     let t = now();
     const warm = checked('warm-up create', await call('POST', '/api/admin/blogs', { title: 'Warm-up post', content: '<p>Warm-up.</p>', status: 'draft' }));

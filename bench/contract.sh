@@ -32,9 +32,7 @@ done
 [ -n "$addr" ] || { cat "$work/server.log"; echo "the api did not start"; exit 1; }
 
 # Signed in first: the anonymous run's wrong passwords lock this address out of signing in.
-token="$(curl -fsS -X POST -H 'Content-Type: application/json' \
-  -d "{\"password\":\"$password\"}" "$addr/api/admin/login" |
-  python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')"
+token="$(node "$(dirname "$0")/lib/staff.mjs" "$addr" "$password")"
 
 run() {
   (cd "$work" && st run "$addr/api/openapi.json" \

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listeningAt } from './lib/listening.mjs';
+import { OWNER_EMAIL } from './lib/staff.mjs';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const PASSWORD = 'a password for the hostile bench';
@@ -94,7 +95,7 @@ async function loginFlood() {
     Array.from({ length: 200 }, (_, i) =>
       http(base, 'POST', '/api/admin/login', {
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ password: `guess number ${i}` }),
+        body: JSON.stringify({ email: OWNER_EMAIL, password: `guess number ${i}` }),
         agent: new Agent({ keepAlive: false }),
       }),
     ),

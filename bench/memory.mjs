@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listeningAt } from './lib/listening.mjs';
+import { ownerToken } from './lib/staff.mjs';
 
 const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const SCALE = Number(process.env.BENCH_MEMORY_SCALE ?? 1);
@@ -159,15 +160,7 @@ async function main() {
   await new Promise((ok) => setTimeout(ok, 2000));
   const idle = memory(server.pid);
 
-  const login = async () => {
-    const res = await http(base, 'POST', '/api/admin/login', {
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ password: PASSWORD }),
-    });
-    if (res.status !== 200) throw new Error(`sign-in: ${res.status} ${res.body}`);
-    return JSON.parse(res.body).token;
-  };
-  const token = await login();
+  const token = await ownerToken(base, PASSWORD);
   const auth = { authorization: `Bearer ${token}` };
 
   const home = readFileSync(join(dist, 'index.html'), 'utf8');
