@@ -16,6 +16,7 @@ pub mod message;
 pub mod newsletter;
 pub mod queue;
 pub mod sender;
+mod smtp;
 pub mod staff_alert;
 pub mod texts;
 pub mod tokens;
@@ -123,7 +124,7 @@ impl Mail {
             );
         }
         let transport = match &settings.smtp_url {
-            Some(url) => Transport::smtp(url)?,
+            Some(url) => Transport::Smtp(smtp::Smtp::from_url(url)?),
             None => {
                 let outbox = places.data_dir.join("outbox");
                 crate::store::db::private_dir(&outbox)?;

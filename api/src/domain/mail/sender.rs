@@ -12,58 +12,40 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt as _;
-use lettre::transport::smtp::PoolConfig;
-use lettre::{AsyncSmtpTransport, AsyncTransport as _, Tokio1Executor};
 
 use super::Mail;
 use super::message::envelope;
 use super::queue::{self, Attempt, Due};
+use super::smtp::{Refusal, Smtp};
 
 /// How often the queue is looked at when nothing woke the sender.
 pub const POLL: Duration = Duration::from_secs(30);
-/// How long one SMTP conversation may take.
-const SMTP_TIMEOUT: Duration = Duration::from_secs(30);
 /// Messages read from the queue at once.
 const BATCH: u32 = 500;
 /// Messages on their way at once, each on its own SMTP connection (kept open between
-/// messages). A crash resends those whose acceptance was not yet recorded (with the same
+/// messages: opening one, and its TLS, per message held delivery to about 19 a second). A crash resends those whose acceptance was not yet recorded (with the same
 /// Message-ID), so this is also the most a crash can send twice, plus [`RECORD_AT_ONCE`].
 pub const IN_FLIGHT: usize = 8;
 /// Outcomes recorded in one write, at most: those that arrived while the last write ran.
 const RECORD_AT_ONCE: usize = 64;
 
 pub enum Transport {
-    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+    Smtp(Smtp),
     /// `.eml` files in this folder (no `SMTP_URL`).
     Outbox(PathBuf),
 }
 
 impl Transport {
-    /// The SMTP transport for `url` (`smtp://` or `smtps://user:pass@host:port`).
-    pub fn smtp(url: &str) -> anyhow::Result<Transport> {
-        let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
-            // The URL holds a password: say what is wrong without repeating it.
-            .map_err(|e| {
-                anyhow::anyhow!("SMTP_URL is not a usable smtp:// or smtps:// address: {e}")
-            })?
-            .timeout(Some(SMTP_TIMEOUT))
-            // One connection per message in flight, reused for the next: opening one (and its
-            // TLS) per message held delivery to about 19 a second.
-            .pool_config(PoolConfig::new().max_size(IN_FLIGHT as u32))
-            .build();
-        Ok(Transport::Smtp(transport))
-    }
-
     async fn send(&self, due: &Due) -> Attempt {
         match self {
             Transport::Smtp(smtp) => {
                 let Some(envelope) = envelope(&due.envelope_from, &due.to) else {
                     return Attempt::Permanent("the address cannot be used".into());
                 };
-                match smtp.send_raw(&envelope, &due.message).await {
-                    Ok(_) => Attempt::Accepted,
-                    Err(e) if e.is_permanent() => Attempt::Permanent(e.to_string()),
-                    Err(e) => Attempt::Temporary(e.to_string()),
+                match smtp.send(&envelope, &due.message).await {
+                    Ok(()) => Attempt::Accepted,
+                    Err(Refusal::Permanent(why)) => Attempt::Permanent(why),
+                    Err(Refusal::Temporary(why)) => Attempt::Temporary(why),
                 }
             }
             Transport::Outbox(dir) => {
