@@ -134,6 +134,8 @@ impl Config {
                 from: var("MAIL_FROM"),
                 staff_email: var("STAFF_EMAIL"),
                 committee_name: var("COMMITTEE_NAME"),
+                rate: var("MAIL_RATE"),
+                complaint_secret: var("MAIL_COMPLAINT_SECRET"),
             },
             fec_committee_id: var("FEC_COMMITTEE_ID")
                 .map(|id| {

@@ -24,6 +24,10 @@ pub struct SiteConfig {
     pub url: String,
     /// Public contact address (footer mailto, privacy policy).
     pub email: String,
+    /// The party's postal address, one line, which every message to the newsletter list
+    /// carries (CAN-SPAM); the list is not mailed without it.
+    #[serde(default)]
+    pub postal_address: Option<String>,
     /// Blog author used when a post names none.
     pub default_author: String,
     /// The party's time zone (IANA name, e.g. `America/New_York`): dates on the blog and

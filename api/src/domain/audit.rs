@@ -65,6 +65,15 @@ pub enum Action {
     /// Every session of a user ended.
     SignOutEverywhere,
     ServiceToken,
+    /// A post mailed to the newsletter list (or scheduled to be), a test copy of it, a
+    /// retry of those it failed to reach, a scheduled one called off.
+    Broadcast,
+    BroadcastTest,
+    BroadcastRetry,
+    BroadcastCancel,
+    /// An address put on the suppression list by staff (or a complaint), or taken off it.
+    Suppress,
+    Unsuppress,
 }
 
 impl Action {
@@ -104,6 +113,12 @@ impl Action {
             Action::PasswordReset => "password_reset",
             Action::SignOutEverywhere => "sign_out_everywhere",
             Action::ServiceToken => "service_token",
+            Action::Broadcast => "broadcast",
+            Action::BroadcastTest => "broadcast_test",
+            Action::BroadcastRetry => "broadcast_retry",
+            Action::BroadcastCancel => "broadcast_cancel",
+            Action::Suppress => "suppress",
+            Action::Unsuppress => "unsuppress",
         }
     }
 }

@@ -180,6 +180,13 @@ pub fn erase(
             }
         }
     }
+    // Their place in the list's sends (what was sent to them, and when) and their entry on
+    // the suppression list go too: the erased-address hash keeps list mail away.
+    tx.execute(
+        "DELETE FROM broadcast_recipients WHERE email = ?1",
+        [&email],
+    )?;
+    super::mail::suppressions::erase(tx, &email)?;
     let mut donations_redacted = 0;
     {
         let mut stmt = tx.prepare(&format!(

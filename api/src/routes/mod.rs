@@ -4,6 +4,7 @@ pub mod admin;
 pub mod blogs;
 pub mod contact;
 pub mod donations;
+mod mail_complaints;
 pub mod monthly;
 pub mod newsletter;
 pub mod openapi;
@@ -31,6 +32,8 @@ pub fn api(state: AppState) -> BoxedFilter<(Response,)> {
         .or(monthly::routes(state.clone()))
         .unify()
         .or(stripe_webhook::routes(state.clone()))
+        .unify()
+        .or(mail_complaints::routes(state.clone()))
         .unify()
         .or(blogs::routes(state.db.clone()))
         .unify()

@@ -34,7 +34,8 @@ pub fn device_cookie(res: &Response<Bytes>) -> Option<String> {
 }
 
 /// What a test changes in the configuration before the app starts.
-type Adjust = fn(&mut Config);
+/// What a test changes in the configuration (kept for a restart).
+type Adjust = std::sync::Arc<dyn Fn(&mut Config) + Send + Sync>;
 
 pub struct TestApp {
     pub app: BoxedFilter<(Reply,)>,
@@ -113,10 +114,10 @@ impl TestApp {
 
     /// The app over a real built site (the generator's fixture project), with blog
     /// rebuilds on: what staff change shows in its dist/.
-    pub async fn with_site(adjust: Adjust) -> TestApp {
+    pub async fn with_site(adjust: impl Fn(&mut Config) + Send + Sync + 'static) -> TestApp {
         let (dir, opts) = generator::fixture::project();
         generator::build(&opts, &generator::fixture::EchoRenderer).unwrap();
-        TestApp::start_site(dir, opts, adjust).await
+        TestApp::start_site(dir, opts, std::sync::Arc::new(adjust)).await
     }
 
     /// Stops this app (for `with_site`) and starts a new one on the same data and site, as
@@ -365,6 +366,18 @@ pub fn message(res: &Response<Bytes>) -> String {
 /// Every admin route (method, path with sample ids) but the sign-in itself.
 pub const ADMIN_ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/admin/logout"),
+    ("POST", "/api/admin/broadcasts/preview"),
+    ("POST", "/api/admin/broadcasts/test"),
+    ("POST", "/api/admin/broadcasts"),
+    ("GET", "/api/admin/broadcasts"),
+    ("GET", "/api/admin/broadcasts/1"),
+    ("GET", "/api/admin/broadcasts/1/recipients"),
+    ("POST", "/api/admin/broadcasts/1/retry"),
+    ("POST", "/api/admin/broadcasts/1/send"),
+    ("POST", "/api/admin/broadcasts/1/cancel"),
+    ("GET", "/api/admin/suppressions"),
+    ("POST", "/api/admin/suppressions"),
+    ("POST", "/api/admin/suppressions/lift"),
     ("GET", "/api/admin/contacts"),
     ("GET", "/api/admin/contacts/export"),
     ("DELETE", "/api/admin/contacts/1"),

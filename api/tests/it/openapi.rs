@@ -21,6 +21,7 @@ const PUBLIC_ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/monthly/card"),
     ("POST", "/api/monthly/card/saved"),
     ("POST", "/api/stripe/webhook"),
+    ("POST", "/api/mail/complaints"),
     ("POST", "/api/admin/login"),
     ("POST", "/api/admin/login/verify"),
     ("POST", "/api/admin/login/passkey/options"),

@@ -25,6 +25,7 @@
 //! - `changes`: which files a change of the posts touches, and writing them.
 
 mod changes;
+pub mod email;
 mod feed;
 mod list;
 mod post;

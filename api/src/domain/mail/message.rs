@@ -31,6 +31,9 @@ pub struct Draft<'a> {
     pub html: String,
     /// The one-click unsubscribe address (RFC 8058), for newsletter mail.
     pub unsubscribe: Option<&'a str>,
+    /// A `mailto:` the `List-Unsubscribe` header offers beside it (for clients that only
+    /// send mail), on posts mailed to the list.
+    pub unsubscribe_mailto: Option<&'a str>,
     /// `<…@…>`, made once when the message is queued.
     pub message_id: String,
     pub date: Timestamp,
@@ -68,8 +71,12 @@ pub fn build(from: &Mailbox, draft: Draft<'_>) -> Result<Built, Unbuildable> {
         builder = builder.reply_to(reply_to);
     }
     if let Some(url) = draft.unsubscribe {
+        let value = match draft.unsubscribe_mailto {
+            Some(mailto) => format!("<{url}>, <{mailto}>"),
+            None => format!("<{url}>"),
+        };
         builder = builder
-            .raw_header(header("List-Unsubscribe", format!("<{url}>")))
+            .raw_header(header("List-Unsubscribe", value))
             .raw_header(header(
                 "List-Unsubscribe-Post",
                 "List-Unsubscribe=One-Click".into(),

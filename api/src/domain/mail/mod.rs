@@ -12,12 +12,15 @@
 //! [`plan_notices`] about monthly gifts and the best-efforts [`info_request`] after a gift. The words are in
 //! `content/mail.yaml` ([`texts`]); links are signed ([`tokens`]).
 
+pub mod broadcast;
 pub mod message;
 pub mod newsletter;
 pub mod queue;
+pub mod rate;
 pub mod sender;
 mod smtp;
 pub mod staff_alert;
+pub mod suppressions;
 pub mod texts;
 pub mod tokens;
 
@@ -48,6 +51,11 @@ pub struct MailConfig {
     /// `COMMITTEE_NAME`: the committee named on receipts and in "Paid for by", when it is
     /// not the party's name.
     pub committee_name: Option<String>,
+    /// `MAIL_RATE`: how fast the list is mailed ([`rate::MailRate`]).
+    pub rate: Option<String>,
+    /// `MAIL_COMPLAINT_SECRET`: signs the complaint notices `POST /api/mail/complaints`
+    /// takes; none turns the endpoint off.
+    pub complaint_secret: Option<String>,
 }
 
 impl std::fmt::Debug for MailConfig {
@@ -58,6 +66,11 @@ impl std::fmt::Debug for MailConfig {
             .field("from", &self.from)
             .field("staff_email", &self.staff_email)
             .field("committee_name", &self.committee_name)
+            .field("rate", &self.rate)
+            .field(
+                "complaint_secret",
+                &self.complaint_secret.as_ref().map(|_| "…"),
+            )
             .finish()
     }
 }
@@ -77,6 +90,14 @@ pub struct Mail {
     pub tokens: Tokens,
     /// The limits and the itemisation threshold, which notices and follow-ups quote.
     pub donation_rules: generator::config::DonationRules,
+    /// The party's postal address (`content/site.yaml`), printed in list mail; the list is
+    /// not mailed without one.
+    pub postal_address: Option<String>,
+    /// `MAIL_RATE`, and the pacing of single messages it asks for.
+    pub rate: rate::MailRate,
+    pacer: Option<governor::DefaultDirectRateLimiter>,
+    /// The messages of the sends under way, read once each.
+    broadcasts: std::sync::Mutex<std::collections::HashMap<i64, Arc<broadcast::deliver::Content>>>,
     transport: Transport,
     db: Db,
     clock: Arc<Clock>,
@@ -136,7 +157,12 @@ impl Mail {
             }
         };
         let site_url = places.site_url.trim_end_matches('/').to_owned();
+        let rate = rate::MailRate::parse(settings.rate.as_deref())?;
         Ok(Arc::new(Mail {
+            postal_address: site.postal_address.clone().filter(|a| !a.trim().is_empty()),
+            rate,
+            pacer: rate.pacer(),
+            broadcasts: std::sync::Mutex::default(),
             from,
             staff,
             committee: settings
@@ -188,6 +214,7 @@ impl Mail {
             text,
             html,
             unsubscribe,
+            unsubscribe_mailto: None,
             message_id: self.message_id(kind),
             date: self.clock.now(),
         };

@@ -223,6 +223,9 @@ pub fn confirm(
         .tokens
         .key_of(people::SUPPRESS_PURPOSE, &people::normalise(&email));
     people::unsuppress(conn, &key)?;
+    // Nor is an address that had unsubscribed (a bounce or a complaint stays until staff
+    // lift it).
+    super::suppressions::resubscribed(conn, &email)?;
     let unsubscribe = unsubscribe_url(mail, id, &email);
     let n = &mail.texts.newsletter;
     let subject = mail.fill(&n.welcome_subject, &[]);
@@ -282,6 +285,16 @@ pub fn unsubscribe(
         conn.execute(
             "DELETE FROM mail_queue WHERE about = ?1 AND kind = 'newsletter_welcome' AND status = 'queued'",
             [email.to_lowercase()],
+        )?;
+        // Posts to the list still queued for them will not go, from this very request.
+        super::broadcast::exclude(conn, &email, "unsubscribed", now)?;
+        super::suppressions::add(
+            conn,
+            &email,
+            super::suppressions::Reason::Unsubscribed,
+            None,
+            None,
+            now,
         )?;
     }
     Ok(true)

@@ -29,6 +29,8 @@ pub enum Kind {
     PlanNotice,
     /// The request for occupation and employer after a gift (best efforts).
     InfoRequest,
+    /// A test copy of a post to be mailed to the list, to the staff member who asked.
+    BroadcastTest,
 }
 
 impl Kind {
@@ -41,6 +43,7 @@ impl Kind {
             Kind::NewsletterWelcome => "newsletter_welcome",
             Kind::PlanNotice => "plan_notice",
             Kind::InfoRequest => "info_request",
+            Kind::BroadcastTest => "broadcast_test",
         }
     }
 }
@@ -109,7 +112,8 @@ pub fn due(conn: &Connection, now: Timestamp, limit: u32) -> rusqlite::Result<Ve
 /// How one attempt went.
 #[derive(Debug, Clone)]
 pub enum Attempt {
-    Accepted,
+    /// With the server's answer (`250 2.0.0 Ok: queued as …`).
+    Accepted(String),
     /// Worth trying again later (4xx, no connection, a timeout).
     Temporary(String),
     /// The server refused it for good (5xx), or it can never be sent.
@@ -134,7 +138,7 @@ pub fn record(
     let attempts = due.attempts + 1;
     let at = sql_time(now);
     match attempt {
-        Attempt::Accepted => conn.execute(
+        Attempt::Accepted(_) => conn.execute(
             "UPDATE mail_queue SET status = 'sent', attempts = ?2, sent_at = ?3, last_error = NULL \
              WHERE id = ?1",
             params![due.id, attempts, at],

@@ -35,31 +35,59 @@ pub enum Transport {
     Outbox(PathBuf),
 }
 
+/// A message ready to go, whichever queue it came from.
+pub trait Outgoing: Send + Sync + 'static {
+    /// Its file name in the outbox (without `.eml`): the queue's `00000042-receipt`.
+    fn file_name(&self) -> String;
+    fn envelope_from(&self) -> &str;
+    fn to(&self) -> &str;
+    fn bytes(&self) -> &[u8];
+    /// One log line for how it went.
+    fn log(&self, attempt: &Attempt);
+}
+
 impl Transport {
-    async fn send(&self, due: &Due) -> Attempt {
+    async fn send(&self, out: &impl Outgoing) -> Attempt {
         match self {
             Transport::Smtp(smtp) => {
-                let Some(envelope) = envelope(&due.envelope_from, &due.to) else {
+                let Some(envelope) = envelope(out.envelope_from(), out.to()) else {
                     return Attempt::Permanent("the address cannot be used".into());
                 };
-                match smtp.send(&envelope, &due.message).await {
-                    Ok(()) => Attempt::Accepted,
+                match smtp.send(&envelope, out.bytes()).await {
+                    Ok(answer) => Attempt::Accepted(answer),
                     Err(Refusal::Permanent(why)) => Attempt::Permanent(why),
                     Err(Refusal::Temporary(why)) => Attempt::Temporary(why),
                 }
             }
             Transport::Outbox(dir) => {
-                let (dir, id, kind, bytes) =
-                    (dir.clone(), due.id, due.kind.clone(), due.message.clone());
+                let (dir, name, bytes) = (dir.clone(), out.file_name(), out.bytes().to_vec());
                 let written =
-                    tokio::task::spawn_blocking(move || write_eml(&dir, id, &kind, &bytes)).await;
+                    tokio::task::spawn_blocking(move || write_eml(&dir, &name, &bytes)).await;
                 match written {
-                    Ok(Ok(())) => Attempt::Accepted,
+                    Ok(Ok(())) => Attempt::Accepted("written to the outbox".into()),
                     Ok(Err(e)) => Attempt::Temporary(format!("could not write the outbox: {e}")),
                     Err(e) => Attempt::Temporary(format!("the outbox writer stopped: {e}")),
                 }
             }
         }
+    }
+}
+
+impl Outgoing for Due {
+    fn file_name(&self) -> String {
+        format!("{:08}-{}", self.id, self.kind)
+    }
+    fn envelope_from(&self) -> &str {
+        &self.envelope_from
+    }
+    fn to(&self) -> &str {
+        &self.to
+    }
+    fn bytes(&self) -> &[u8] {
+        &self.message
+    }
+    fn log(&self, attempt: &Attempt) {
+        log(self, attempt)
     }
 }
 
@@ -96,12 +124,12 @@ impl Transport {
     }
 }
 
-/// Writes message `id` as `{id}-{kind}.eml`, whole or not at all; writing it again (after a
-/// crash) replaces the same file.
-fn write_eml(dir: &std::path::Path, id: i64, kind: &str, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes a message as `{name}.eml`, whole or not at all; writing it again (after a crash)
+/// replaces the same file.
+fn write_eml(dir: &std::path::Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write as _;
     use std::os::unix::fs::OpenOptionsExt as _;
-    let name = format!("{id:08}-{kind}.eml");
+    let name = format!("{name}.eml");
     let tmp = dir.join(format!(".{name}.tmp"));
     let mut file = std::fs::OpenOptions::new()
         .write(true)
@@ -117,7 +145,7 @@ fn write_eml(dir: &std::path::Path, id: i64, kind: &str, bytes: &[u8]) -> std::i
 
 /// An SMTP server's reason with any address in it masked (`a…@example.org`), for the log:
 /// log lines carry no full addresses (staff see the whole reason in the admin).
-fn masked_addresses(why: &str) -> String {
+pub(super) fn masked(why: &str) -> String {
     why.split(' ')
         .map(|word| {
             if word.contains('@') {
@@ -143,14 +171,12 @@ impl Mail {
         self.wake.notify_one();
     }
 
-    /// Sends every message due now; returns how many were accepted. One pass at a time.
-    ///
-    /// Up to [`IN_FLIGHT`] messages are on their way at once (each on its own pooled SMTP
-    /// connection), and outcomes are recorded as they come in, those that arrived together
-    /// in one write: the queue's bookkeeping costs a write per handful of messages, not one
-    /// each, and a send never waits for the previous one's record.
+    /// Sends every message due now, mail a person is waiting for first: the list's mail
+    /// goes a small batch at a time (`broadcast::deliver`), and the queue is looked at
+    /// again between batches. Returns how many were accepted. One pass at a time.
     pub async fn deliver_due(&self) -> usize {
         let _alone = self.one_at_a_time.lock().await;
+        self.start_scheduled_broadcasts().await;
         let mut accepted = 0;
         loop {
             let now = self.clock.now();
@@ -161,81 +187,117 @@ impl Mail {
                     return accepted;
                 }
             };
-            if due.is_empty() {
-                return accepted;
-            }
-            let (done, mut outcomes) = tokio::sync::mpsc::unbounded_channel();
-            let sending = futures_util::stream::iter(due)
-                .map(|message| async move {
-                    let attempt = self.transport.send(&message).await;
-                    (message, attempt)
+            let sent = if due.is_empty() {
+                self.deliver_broadcast_batch().await
+            } else {
+                self.send_all(due, None, |tx, message: &Due, attempt, now| {
+                    queue::record(tx, message, attempt, now)
                 })
-                .buffer_unordered(IN_FLIGHT)
-                .for_each(move |outcome| {
-                    // The receiver outlives the stream (both are joined below).
-                    let _ = done.send(outcome);
-                    std::future::ready(())
-                });
-            let recording = async {
-                let (mut recorded, mut failed) = (0usize, false);
-                let mut arrived = Vec::with_capacity(RECORD_AT_ONCE);
-                while outcomes.recv_many(&mut arrived, RECORD_AT_ONCE).await > 0 {
-                    let batch: Vec<(Due, Attempt)> = std::mem::take(&mut arrived);
-                    for (message, attempt) in &batch {
-                        log(message, attempt);
-                    }
-                    let sent = batch
-                        .iter()
-                        .filter(|(_, a)| matches!(a, Attempt::Accepted))
-                        .count();
-                    let now = self.clock.now();
-                    let written = self
-                        .db
-                        .write(move |tx| {
-                            for (message, attempt) in &batch {
-                                queue::record(tx, message, attempt, now)?;
-                            }
-                            Ok(())
-                        })
-                        .await;
-                    match written {
-                        Ok(()) => {
-                            recorded += 1;
-                            accepted += sent;
-                        }
-                        Err(e) => {
-                            // Left queued: they go again on the next pass.
-                            tracing::error!(error = %e, "could not record delivery attempts");
-                            failed = true;
-                        }
-                    }
-                }
-                recorded > 0 && !failed
+                .await
             };
-            let ((), progressed) = tokio::join!(sending, recording);
-            if !progressed {
-                return accepted;
+            match sent {
+                Some(n) => accepted += n,
+                None => return accepted,
             }
         }
+    }
+
+    /// Sends `messages` and records each outcome with `record`; returns how many were
+    /// accepted, or None when nothing could be recorded (the next pass tries again).
+    ///
+    /// Up to [`IN_FLIGHT`] messages are on their way at once (each on its own kept-open SMTP
+    /// connection), `pacer` (if any) letting each go, and outcomes are recorded as they come
+    /// in, those that arrived together in one write: the bookkeeping costs a write per
+    /// handful of messages, not one each, and a send never waits for the previous record.
+    pub(super) async fn send_all<T, R>(
+        &self,
+        messages: Vec<T>,
+        pacer: Option<&governor::DefaultDirectRateLimiter>,
+        record: R,
+    ) -> Option<usize>
+    where
+        T: Outgoing,
+        R: Fn(&rusqlite::Connection, &T, &Attempt, jiff::Timestamp) -> rusqlite::Result<()>
+            + Clone
+            + Send
+            + 'static,
+    {
+        if messages.is_empty() {
+            return None;
+        }
+        let (done, mut outcomes) = tokio::sync::mpsc::unbounded_channel();
+        let sending = futures_util::stream::iter(messages)
+            .map(|message| async move {
+                if let Some(pacer) = pacer {
+                    pacer.until_ready().await;
+                }
+                let attempt = self.transport.send(&message).await;
+                (message, attempt)
+            })
+            .buffer_unordered(IN_FLIGHT)
+            .for_each(move |outcome| {
+                // The receiver outlives the stream (both are joined below).
+                let _ = done.send(outcome);
+                std::future::ready(())
+            });
+        let recording = async {
+            let (mut recorded, mut failed, mut accepted) = (0usize, false, 0usize);
+            let mut arrived = Vec::with_capacity(RECORD_AT_ONCE);
+            while outcomes.recv_many(&mut arrived, RECORD_AT_ONCE).await > 0 {
+                let batch: Vec<(T, Attempt)> = std::mem::take(&mut arrived);
+                for (message, attempt) in &batch {
+                    message.log(attempt);
+                }
+                let sent = batch
+                    .iter()
+                    .filter(|(_, a)| matches!(a, Attempt::Accepted(_)))
+                    .count();
+                let now = self.clock.now();
+                let record = record.clone();
+                let written = self
+                    .db
+                    .write(move |tx| {
+                        for (message, attempt) in &batch {
+                            record(tx, message, attempt, now)?;
+                        }
+                        Ok(())
+                    })
+                    .await;
+                match written {
+                    Ok(()) => {
+                        recorded += 1;
+                        accepted += sent;
+                    }
+                    Err(e) => {
+                        // Left queued: they go again on the next pass.
+                        tracing::error!(error = %e, "could not record delivery attempts");
+                        failed = true;
+                    }
+                }
+            }
+            (recorded > 0 && !failed).then_some(accepted)
+        };
+        let ((), accepted) = tokio::join!(sending, recording);
+        accepted
     }
 }
 
 /// One line per outcome (a failure's reason without full addresses).
 fn log(message: &Due, attempt: &Attempt) {
     match attempt {
-        Attempt::Accepted => {
+        Attempt::Accepted(_) => {
             tracing::info!(mail = message.id, kind = %message.kind, "message sent")
         }
         Attempt::Temporary(why) => tracing::warn!(
             mail = message.id,
             attempt = message.attempts + 1,
-            error = %masked_addresses(why),
+            error = %masked(why),
             "message not sent; will retry"
         ),
         Attempt::Permanent(why) => tracing::error!(
             mail = message.id,
             kind = %message.kind,
-            error = %masked_addresses(why),
+            error = %masked(why),
             "message refused for good; marked failed"
         ),
     }
@@ -246,12 +308,9 @@ mod tests {
     #[test]
     fn addresses_in_a_logged_reason_are_masked() {
         assert_eq!(
-            super::masked_addresses("550 5.1.1 <ada@example.org>: Recipient address rejected"),
+            super::masked("550 5.1.1 <ada@example.org>: Recipient address rejected"),
             "550 5.1.1 <a\u{2026}@example.org>: Recipient address rejected"
         );
-        assert_eq!(
-            super::masked_addresses("connection refused"),
-            "connection refused"
-        );
+        assert_eq!(super::masked("connection refused"), "connection refused");
     }
 }

@@ -113,9 +113,10 @@ impl Smtp {
         })
     }
 
-    /// Sends one message, on an open connection when one is idle. A connection that failed
+    /// Sends one message, on an open connection when one is idle; returns the server's
+    /// answer. A connection that failed
     /// is closed; one that is fine goes back for the next message.
-    pub async fn send(&self, envelope: &Envelope, message: &[u8]) -> Result<(), Refusal> {
+    pub async fn send(&self, envelope: &Envelope, message: &[u8]) -> Result<String, Refusal> {
         if let Some(kept) = self.take_idle() {
             match self.send_on(kept, envelope, message).await {
                 // The server had closed a kept connection before the message went (no
@@ -135,11 +136,12 @@ impl Smtp {
         mut connection: AsyncSmtpConnection,
         envelope: &Envelope,
         message: &[u8],
-    ) -> Result<(), Failure> {
+    ) -> Result<String, Failure> {
         match tokio::time::timeout(TIMEOUT, connection.send(envelope, message)).await {
-            Ok(Ok(_)) => {
+            Ok(Ok(response)) => {
                 self.put_back(connection);
-                Ok(())
+                let said = response.message().next().unwrap_or_default();
+                Ok(format!("{} {said}", response.code()))
             }
             Ok(Err(e)) => {
                 // A refusal with a code (4xx, 5xx) is about this message; lettre closes the

@@ -102,6 +102,9 @@ pub struct Newsletter {
     pub confirm_body: String,
     pub welcome_subject: String,
     pub welcome_body: String,
+    /// The end of every post mailed to the list: who paid for it, the postal address and the
+    /// recipient's unsubscribe link.
+    pub list_footer: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

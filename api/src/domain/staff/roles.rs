@@ -28,6 +28,10 @@ pub enum Cap {
     Erase,
     AuditRead,
     MailRead,
+    /// Mail a post to the newsletter list (and schedule, retry or call off such a send).
+    MailBroadcast,
+    /// See and change the suppression list.
+    MailSuppressions,
     UsersManage,
     UsersResetFactors,
     OwnersManage,
@@ -35,7 +39,7 @@ pub enum Cap {
 }
 
 impl Cap {
-    pub const ALL: [Cap; 23] = [
+    pub const ALL: [Cap; 25] = [
         Cap::Account,
         Cap::SubmissionsRead,
         Cap::SubmissionsExport,
@@ -55,6 +59,8 @@ impl Cap {
         Cap::Erase,
         Cap::AuditRead,
         Cap::MailRead,
+        Cap::MailBroadcast,
+        Cap::MailSuppressions,
         Cap::UsersManage,
         Cap::UsersResetFactors,
         Cap::OwnersManage,
@@ -82,6 +88,8 @@ impl Cap {
             Cap::Erase => "erase",
             Cap::AuditRead => "audit.read",
             Cap::MailRead => "mail.read",
+            Cap::MailBroadcast => "mail.broadcast",
+            Cap::MailSuppressions => "mail.suppressions",
             Cap::UsersManage => "users.manage",
             Cap::UsersResetFactors => "users.reset_factors",
             Cap::OwnersManage => "owners.manage",
@@ -115,6 +123,8 @@ impl Cap {
             Cap::Erase => "erase a person's details",
             Cap::AuditRead => "read the audit log",
             Cap::MailRead => "see the mail queue",
+            Cap::MailBroadcast => "mail posts to the newsletter list",
+            Cap::MailSuppressions => "change the suppression list",
             Cap::UsersManage => "manage staff accounts",
             Cap::UsersResetFactors => "reset another user's second factors",
             Cap::OwnersManage => "manage Owners",
@@ -153,6 +163,7 @@ const ORGANIZER: &[Cap] = &[
     TextsManage,
     PeopleRead,
     PeopleMerge,
+    MailSuppressions,
 ];
 const TREASURER: &[Cap] = &[
     Account,
@@ -169,6 +180,7 @@ const EDITOR: &[Cap] = &[
     PostsWriteAny,
     PostsPublishOwn,
     PostsPublishAny,
+    MailBroadcast,
 ];
 const AUTHOR: &[Cap] = &[Account, PostsWriteOwn, PostsPublishOwn];
 const CONTRIBUTOR: &[Cap] = &[Account, PostsWriteOwn];

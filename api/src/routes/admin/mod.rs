@@ -5,6 +5,7 @@
 
 mod audit_log;
 pub(crate) mod blogs;
+mod broadcasts;
 mod donations;
 mod downloads;
 #[cfg(test)]
@@ -18,6 +19,7 @@ mod security;
 mod session;
 mod sms_opt_outs;
 mod submissions;
+mod suppressions;
 mod test_clock;
 mod tokens;
 mod users;
@@ -61,6 +63,10 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .or(erasure::routes(state.clone()))
         .unify()
         .or(mail::routes(state.clone()))
+        .unify()
+        .or(broadcasts::routes(state.clone()))
+        .unify()
+        .or(suppressions::routes(state.clone()))
         .unify()
         .or(monthly::routes(state.clone()))
         .unify()
@@ -193,3 +199,4 @@ fn success() -> Response {
 }
 
 pub use crate::domain::donations::store::dollars;
+pub(crate) use suppressions::address as suppressions_address;

@@ -5,6 +5,7 @@
 //! real server (`real_server::mail`).
 
 mod alerts;
+mod broadcast;
 mod delivery;
 mod newsletter;
 pub mod smtp;

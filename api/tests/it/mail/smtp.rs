@@ -113,6 +113,8 @@ fn decode_qp(raw: &str) -> String {
 struct Shared {
     received: Vec<Received>,
     answer: Option<Answer>,
+    /// Answers for one recipient each (lower-case), before `answer`.
+    answers_for: std::collections::HashMap<String, Answer>,
     /// Messages the server refused (either way).
     refused: usize,
 }
@@ -129,9 +131,14 @@ impl Handler for Session {
     // Refusals come at RCPT, as a real server's usually do (mailin stays in its DATA state
     // after refusing at the end of a message, and would read the client's next command as
     // more data).
-    fn rcpt(&mut self, _to: &str) -> Response {
+    fn rcpt(&mut self, to: &str) -> Response {
         let mut shared = self.shared.lock().unwrap();
-        match shared.answer.unwrap_or(Answer::Accept) {
+        let answer = shared
+            .answers_for
+            .get(&to.trim_matches(['<', '>']).to_lowercase())
+            .copied()
+            .or(shared.answer);
+        match answer.unwrap_or(Answer::Accept) {
             Answer::Accept => response::OK,
             Answer::TryLater => {
                 shared.refused += 1;
@@ -199,6 +206,15 @@ impl Smtp {
 
     pub fn answer(&self, answer: Answer) {
         self.shared.lock().unwrap().answer = Some(answer);
+    }
+
+    /// How the server answers mail to `to` from now on (whatever `answer` says).
+    pub fn answer_for(&self, to: &str, answer: Answer) {
+        self.shared
+            .lock()
+            .unwrap()
+            .answers_for
+            .insert(to.to_lowercase(), answer);
     }
 
     pub fn received(&self) -> Vec<Received> {

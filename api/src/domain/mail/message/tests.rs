@@ -23,6 +23,7 @@ fn draft<'a>(name: &'a str, email: &'a str, subject: &'a str) -> Draft<'a> {
         text: "Hello".into(),
         html: html_of("Hello", "https://party.example"),
         unsubscribe: None,
+        unsubscribe_mailto: None,
         message_id: "<test.1@party.example>".into(),
         date: Timestamp::now(),
     }
