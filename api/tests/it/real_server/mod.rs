@@ -10,6 +10,7 @@
 //! (a kill between a monthly charge and its record).
 
 mod backfill;
+mod broadcast;
 mod crash;
 mod hostile;
 mod mail;
