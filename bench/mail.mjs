@@ -13,12 +13,15 @@
 //
 // A benchmark reports, it does not gate: it exits 1 only when a server does not start.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { api, root } from './lib/blog-config.mjs';
+import { api, PASSWORD, root } from './lib/blog-config.mjs';
+import { http } from './lib/blog-http.mjs';
 import { startApi, stopApi } from './lib/blog-processes.mjs';
+import { ownerToken } from './lib/staff.mjs';
 
 const N = Number(process.env.BENCH_MAIL ?? 10_000);
 const SINK = join(root, 'target/release/smtp-sink');
@@ -103,3 +106,78 @@ for (const [name, r] of results) {
 }
 if (results.length > 1) console.log(`  ratio ${(results[0][1].rate / results[1][1].rate).toFixed(1)}×`);
 else console.log('  (set BASELINE_API to an earlier api binary for a side-by-side row)');
+
+// A post mailed to BENCH_LIST confirmed subscribers (10,000 by default): how long the send's
+// request takes (the list is frozen in it), the rate at the sink, the server's peak memory
+// before and after (the list is never held whole in memory), and the home page's latency
+// from the same server while the send runs against the same page with nothing running.
+const LIST = Number(process.env.BENCH_LIST ?? 10_000);
+const peakMb = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+
+/** GETs `/` one after another until `done()`; returns the sorted latencies in ms. */
+async function homeLatency(base, done) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const times = [];
+  while (!done()) {
+    const t = performance.now();
+    const r = await http(base, agent, 'GET', '/');
+    if (r.status !== 200) throw new Error(`GET /: ${r.status}`);
+    times.push(performance.now() - t);
+  }
+  agent.destroy();
+  return times.sort((a, b) => a - b);
+}
+
+async function listSend() {
+  const dir = join(tmp, 'list');
+  const [data, sinkDir] = [join(dir, 'data'), join(dir, 'sink')];
+  const sink = startSink(sinkDir);
+  const env = { SMTP_URL: await sink.url, FORM_RATE_LIMIT: '1000000' };
+  let server = startApi(data, join(root, 'dist'), 'error', env);
+  await server.base;
+  await stopApi(server.child);
+  sqlite(
+    join(data, 'site.db'),
+    `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${LIST})
+     INSERT INTO newsletter_signups (email, zip_code, status) SELECT 'reader' || i || '@example.org', '12345', 'confirmed' FROM n`,
+  );
+  server = startApi(data, join(root, 'dist'), 'error', env);
+  const base = await server.base;
+  const token = await ownerToken(base, PASSWORD);
+  const agent = new Agent({ keepAlive: true });
+  const post = await http(base, agent, 'POST', '/api/admin/blogs', {
+    token,
+    body: JSON.stringify({ title: 'The list bench', content: `<h2>News</h2>${'<p>A paragraph of the newsletter, with <a href="/issues">a link</a>.</p>'.repeat(20)}`, status: 'published' }),
+  });
+  if (post.status !== 201) throw new Error(`post: ${post.status} ${post.text}`);
+  const postId = JSON.parse(post.text).id;
+  const idle = await (async () => {
+    const end = performance.now() + 3000;
+    return homeLatency(base, () => performance.now() > end);
+  })();
+  const memBefore = peakMb(server.child.pid);
+  const started = performance.now();
+  const sent = await http(base, agent, 'POST', '/api/admin/broadcasts', { token, body: JSON.stringify({ postId, confirm: LIST }) });
+  const freezeMs = performance.now() - started;
+  if (sent.status !== 201) throw new Error(`send: ${sent.status} ${sent.text}`);
+  let finished = false;
+  const during = homeLatency(base, () => finished);
+  await until(() => received(sinkDir) >= LIST, `${LIST} list messages`, 600_000);
+  const seconds = (performance.now() - started) / 1000;
+  finished = true;
+  const busy = await during;
+  const memAfter = peakMb(server.child.pid);
+  agent.destroy();
+  await stopApi(server.child);
+  sink.child.kill('SIGKILL');
+  return { freezeMs, seconds, rate: LIST / seconds, memBefore, memAfter, idle, busy };
+}
+
+const l = await listSend();
+const ms = (n) => `${n.toFixed(1)} ms`;
+console.log(`\nA post mailed to ${fmt(LIST)} subscribers (this build, local SMTP server):`);
+console.log(`  the send's request (the list frozen in it): ${ms(l.freezeMs)}`);
+console.log(`  delivered at ${fmt(l.rate)} messages/s (${l.seconds.toFixed(1)} s)`);
+console.log(`  the server's peak memory: ${l.memBefore.toFixed(0)} MB before, ${l.memAfter.toFixed(0)} MB after`);
+console.log(`  GET / from the same server, one client: idle p50 ${ms(pct(l.idle, 50))} p99 ${ms(pct(l.idle, 99))} (${l.idle.length} requests); during the send p50 ${ms(pct(l.busy, 50))} p99 ${ms(pct(l.busy, 99))} (${l.busy.length})`);

@@ -1,5 +1,6 @@
 //! The admin app's addresses: `/admin`, `/admin/dashboard`, `/admin/security`,
-//! `/admin/invite`, `/admin/reset`, `/admin/blog/{id}` and `/admin/person/{id}` all
+//! `/admin/invite`, `/admin/reset`, `/admin/suppressions`, `/admin/blog/{id}`,
+//! `/admin/blog/{id}/mail`, `/admin/broadcasts/{id}` and `/admin/person/{id}` all
 //! answer the one shell the generator writes ([`generator::pages::ADMIN_SHELL`]); the
 //! React app in it decides what to show. Never stored by a browser or proxy (it is the way
 //! into staff data) and never indexed.
@@ -24,6 +25,16 @@ pub fn routes(files: Arc<StaticFiles>) -> BoxedFilter<(Response,)> {
         .or(warp::path!("admin" / "invite"))
         .unify()
         .or(warp::path!("admin" / "reset"))
+        .unify()
+        .or(warp::path!("admin" / "suppressions"))
+        .unify()
+        .or(warp::path!("admin" / "blog" / String / "mail")
+            .map(|_id: String| ())
+            .untuple_one())
+        .unify()
+        .or(warp::path!("admin" / "broadcasts" / String)
+            .map(|_id: String| ())
+            .untuple_one())
         .unify()
         .or(warp::path!("admin" / "blog" / String)
             .map(|_id: String| ())

@@ -176,6 +176,9 @@ impl Mail {
     /// again between batches. Returns how many were accepted. One pass at a time.
     pub async fn deliver_due(&self) -> usize {
         let _alone = self.one_at_a_time.lock().await;
+        // Each pass reads the sends' messages afresh (they are read once per pass, not per
+        // message): nothing read in an earlier pass can stand for another send.
+        self.forget_broadcast_messages();
         self.start_scheduled_broadcasts().await;
         let mut accepted = 0;
         loop {

@@ -86,6 +86,11 @@ function Tabbed({ me, initial }: { me: Me; initial: Tab | null }) {
         </div>
         <div className="flex flex-wrap gap-3">
           {can(me, 'erase') && <ErasePerson />}
+          {can(me, 'mail.suppressions') && (
+            <Link to="/admin/suppressions" className="btn btn-outline">
+              Suppression list
+            </Link>
+          )}
           <Link to="/admin/security" className="btn btn-outline">
             Security
           </Link>

@@ -1,6 +1,7 @@
 // The admin app's routes (react-router's data mode). One shell serves them all; the blog
 // editor's route loads lazily, so its code (Slate) is fetched only there, and so do a
-// person's page, the security screen and the pages a mailed link opens. A route a role does
+// person's page, the security screen, the pages a mailed link opens, mailing a post and its
+// sends, and the suppression list. A route a role does
 // not open says so, and asks the server for nothing.
 import type { ComponentType } from 'react';
 import { Outlet, ScrollRestoration, createBrowserRouter } from 'react-router';
@@ -46,6 +47,12 @@ export const routes = [
       { index: true, element: <AdminScreen secondStep={SecondStep} /> },
       { path: 'dashboard', element: <AdminScreen secondStep={SecondStep} /> },
       { path: 'person/:id', lazy: async () => ({ Component: guarded('people.read', (await import('../features/people/PersonPage')).default) }) },
+      { path: 'blog/:id/mail', lazy: async () => ({ Component: guarded('mail.broadcast', (await import('../features/broadcast/MailPostPage')).default) }) },
+      { path: 'broadcasts/:id', lazy: async () => ({ Component: guarded('mail.broadcast', (await import('../features/broadcast/SendPage')).default) }) },
+      {
+        path: 'suppressions',
+        lazy: async () => ({ Component: guarded('mail.suppressions', (await import('../features/suppressions/SuppressionsPage')).default) }),
+      },
       { path: 'blog/:id', lazy: async () => ({ Component: guarded('posts.write_own', (await import('../features/blog/BlogEdit')).default) }) },
       { path: 'security', lazy: async () => ({ Component: (await import('../features/account/SecurityPage')).default }) },
       { path: 'invite', lazy: async () => ({ Component: (await import('../features/account/InvitePage')).default }) },

@@ -183,6 +183,14 @@ impl Mail {
         accepted
     }
 
+    /// Empties the cache of the sends' messages.
+    pub(in super::super) fn forget_broadcast_messages(&self) {
+        self.broadcasts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
     /// The content of sends `ids`, from the cache or the database.
     async fn contents(&self, ids: &[i64]) -> Option<HashMap<i64, Arc<Content>>> {
         let mut found = HashMap::new();

@@ -8,6 +8,7 @@ import { ListStatus } from '../../components/ListStatus';
 import { PanelHeader } from '../../components/PanelHeader';
 import { type BlogPost, type SavedPost, blogsExportUrl, blogsQuery, deleteBlog, publishBlog } from './api';
 import { useItemAction } from '../../app/useItemAction';
+import { can, useMe } from '../../app/me';
 import { formatDay, formatExact } from '../../components/dates';
 import { formatInZone, partyTimeZone } from './schedule';
 
@@ -115,11 +116,19 @@ function PublishedDate({ post }: { post: BlogPost }) {
 }
 
 function Actions({ post, publishing, deleting, onPublish, onDelete }: ItemProps) {
+  const { me } = useMe();
   return (
     <div className="flex flex-wrap gap-2">
       <Link to={`/admin/blog/${post.id}`} className="btn btn-outline px-3" aria-label={`Edit ${post.title}`}>
         Edit
       </Link>
+      {/* Only a published post is mailed: the e-mail links to its page. The page it opens also
+          lists the post's earlier sends. */}
+      {post.status === 'published' && can(me, 'mail.broadcast') && (
+        <Link to={`/admin/blog/${post.id}/mail`} className="btn btn-outline px-3" aria-label={`Send ${post.title} by e-mail`}>
+          Send by e-mail
+        </Link>
+      )}
       {post.status === 'draft' && (
         <ConfirmDialog
           trigger="Publish"
