@@ -244,7 +244,9 @@ CREATE TABLE blog_posts (
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')), version INTEGER NOT NULL DEFAULT 1,
     -- Whose post it is, for the roles that may touch only their own.
-    author_id INTEGER REFERENCES users (id)
+    author_id INTEGER REFERENCES users (id),
+    -- 'post' (the blog) or 'newsletter' (mailed to the list, never on the website).
+    kind TEXT NOT NULL DEFAULT 'post' CHECK (kind IN ('post', 'newsletter'))
 );
 
 CREATE INDEX blog_posts_by_status ON blog_posts (status, publish_date);

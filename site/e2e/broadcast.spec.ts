@@ -13,7 +13,7 @@ import { type Db, expect, panel, signIn, tab, test as base } from './admin-fixtu
 import { type Server, startServer } from './server';
 import { type SmtpSink, smtpSinkFixture } from './smtp';
 import { ADMIN_EMAIL } from './settings';
-import { ownerToken } from './staff';
+import { apiSignIn, ownerToken } from './staff';
 
 const test = base.extend<{ api: Api; clean: void; subscribers: (...emails: string[]) => string[] }, { sink: SmtpSink; server: Server }>({
   sink: smtpSinkFixture,
@@ -349,4 +349,73 @@ test('a send at a time can be cancelled, and a missed one sent now with the coun
   await now.click();
   await expect(status(page)).toHaveText('Status: Sent', { timeout: 15_000 });
   expect(await sink.waitForCount(reader, title, 1)).toHaveLength(1);
+});
+
+test('a newsletter is written in the editor, is never published, and is sent from it', async ({ page, subscribers, sink, server }) => {
+  const title = `November newsletter ${seq}`;
+  const list = subscribers(address('nl1'), address('nl2'));
+
+  await signIn(page);
+  await page.goto('/admin/dashboard?tab=blogs');
+  await panel(page).getByRole('link', { name: 'Write a Newsletter' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Write a Newsletter' })).toBeVisible();
+  // Nothing here publishes: no Publish, Schedule or page preview, and no address.
+  await expect(page.getByRole('button', { name: 'Publish' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Schedule/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Preview' })).toHaveCount(0);
+  await expect(page.getByLabel(/^Slug/)).toHaveCount(0);
+  await page.getByLabel('Title').fill(title);
+  await page.getByRole('textbox', { name: 'Content' }).click();
+  await page.keyboard.type('Petitions are due on Friday. Thank you for every signature.');
+  await page.getByRole('button', { name: 'Save Draft' }).click();
+  await expect(page.getByText('Newsletter saved', { exact: true })).toBeVisible();
+
+  // Listed as a newsletter, with no Publish, and opened again to send it from the editor.
+  const row = panel(page).getByRole('row', { name: new RegExp(title) });
+  await expect(row.getByText('Newsletter', { exact: true })).toBeVisible();
+  await expect(row.getByText('E-mail only')).toBeVisible();
+  await expect(row.getByRole('button', { name: `Publish ${title}` })).toHaveCount(0);
+  await row.getByRole('link', { name: `Edit ${title}` }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Edit Newsletter' })).toBeVisible();
+  await page.getByRole('link', { name: 'Send by e-mail' }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: `Send “${title}” by e-mail` })).toBeVisible();
+  const preview = page.frameLocator(`iframe[title="E-mail preview: ${title}"]`);
+  await expect(preview.getByText('Petitions are due on Friday.', { exact: false })).toBeVisible();
+  // It has no page on the website to link to.
+  await expect(preview.getByText('View this post on the website')).toHaveCount(0);
+  await page.getByLabel('Type 2 to confirm').fill('2');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(status(page)).toHaveText('Status: Sent', { timeout: 15_000 });
+  for (const email of list) {
+    const [message] = await sink.waitForCount(email, title, 1);
+    expect(message.text).toContain('Petitions are due on Friday.');
+    expect(message.text).not.toContain('/blog/');
+  }
+  // And nowhere on the public site.
+  for (const path of ['/blog', '/blog/feed.xml', '/api/blogs']) {
+    const response = await page.request.get(`${server.baseURL}${path}`);
+    expect(response.status(), path).toBe(200);
+    expect(await response.text(), path).not.toContain(title);
+  }
+});
+
+test('an Author publishes their own post but has no way to mail the list', async ({ page, server, makeUser }) => {
+  const title = `Field notes ${seq}`;
+  const author = await makeUser('author');
+  const postId = await new Api(server.baseURL, await apiSignIn(server.baseURL, author)).publish(title);
+
+  await signIn(page, author);
+  await page.goto('/admin/dashboard?tab=blogs');
+  await expect(panel(page).getByRole('row', { name: new RegExp(title) })).toBeVisible();
+  await expect(panel(page).getByRole('link', { name: /by e-mail$/ })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Suppression list' })).toHaveCount(0);
+  // A typed address says so, without asking the server for the list's count.
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/admin/broadcasts')) asked.push(r.url());
+  });
+  await page.goto(`/admin/blog/${postId}/mail`);
+  await expect(page.getByText("Your role can't open this page")).toBeVisible();
+  expect(asked).toEqual([]);
 });

@@ -1,8 +1,9 @@
 //! A post as the newsletter mails it: HTML that mail clients show as the site would (styles
 //! inline, since most clients drop `<style>`; every link and image absolute; one image file
 //! per picture, sized for a 600-pixel column, in JPEG or PNG, which every client shows), a
-//! plain-text part, and the link to the post on the website. No tracking pixel, and links
-//! are the post's own: nothing is rewritten to pass through us.
+//! plain-text part, and the link to the post on the website (a plain newsletter has no page,
+//! so no link). No tracking pixel, and links are the post's own: nothing is rewritten to
+//! pass through us.
 //!
 //! The footer (who paid for it, the postal address, the recipient's own unsubscribe link)
 //! differs per recipient, so it is not here: [`document`] puts a body and a footer together.
@@ -37,15 +38,15 @@ pub struct Email {
     pub html: String,
     /// The same as plain text, links listed at the end.
     pub text: String,
-    /// The post's page.
-    pub url: String,
+    /// The post's page; none for a plain newsletter, which is only mailed.
+    pub url: Option<String>,
 }
 
-/// The mail of `post` (published or about to be).
+/// The mail of `post` (published or about to be, or a plain newsletter).
 pub fn email(site: &Site, post: &Post) -> Result<Email> {
     let config = &site.content.site;
     let uploads = site.inputs().uploads;
-    let url = config.absolute_url(&post_route(&post.slug));
+    let url = (!post.is_newsletter()).then(|| config.absolute_url(&post_route(&post.slug)));
     let clean = crate::sanitize::clean(&post.content, &config.remote_image_hosts);
     let content = for_mail(uploads, &clean, &config.url)?;
 
@@ -62,20 +63,25 @@ pub fn email(site: &Site, post: &Post) -> Result<Email> {
         ));
     }
     html.push_str(&content);
-    html.push_str(&format!(
-        r#"<p style="{TEXT_STYLE}; margin: 32px 0 0"><a href="{}" style="{LINK_STYLE}">View this post on the website</a></p>"#,
-        attr(&url)
-    ));
+    if let Some(url) = &url {
+        html.push_str(&format!(
+            r#"<p style="{TEXT_STYLE}; margin: 32px 0 0"><a href="{}" style="{LINK_STYLE}">View this post on the website</a></p>"#,
+            attr(url)
+        ));
+    }
 
     let text_source = format!("<h1>{}</h1>{content}", attr(&post.title));
     let body = html2text::config::plain()
         .link_footnotes(true)
         .string_from_read(text_source.as_bytes(), TEXT_WIDTH)
         .map_err(|e| anyhow!("Failed to make the text of post {}: {e}", post.id))?;
-    let text = format!(
-        "{}\n\nView this post on the website: {url}\n",
-        body.trim_end()
-    );
+    let text = match &url {
+        Some(url) => format!(
+            "{}\n\nView this post on the website: {url}\n",
+            body.trim_end()
+        ),
+        None => format!("{}\n", body.trim_end()),
+    };
     Ok(Email {
         title: post.title.clone(),
         html,

@@ -196,6 +196,7 @@ mod tests {
             created_at: String::new(),
             updated_at: String::new(),
             version: 1,
+            kind: "post".into(),
         }
     }
 

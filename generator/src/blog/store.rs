@@ -41,7 +41,12 @@ pub struct Post {
     /// Counts every change of the post: a save says which version it started from, and one
     /// made from an older version is refused (two tabs, two people).
     pub version: i64,
+    /// `post`, or `newsletter`: written here but only mailed to the list, never published.
+    pub kind: String,
 }
+
+/// The kind of a plain newsletter (see [`Post::kind`]).
+pub const NEWSLETTER: &str = "newsletter";
 
 /// A published post as the public sees it (`GET /api/blogs…`, the post page's template):
 /// no status, no creation time, and always a publish date.
@@ -81,7 +86,12 @@ impl Post {
 
     /// Whether the public sees the post: [`published!`]'s rule, for a post in hand.
     pub fn is_published(&self) -> bool {
-        self.status == "published" && self.publish_date.is_some()
+        self.status == "published" && self.publish_date.is_some() && !self.is_newsletter()
+    }
+
+    /// Whether this is a plain newsletter: mailed to the list, never on the website.
+    pub fn is_newsletter(&self) -> bool {
+        self.kind == NEWSLETTER
     }
 
     /// When the post was published, UTC, ISO-8601 (every post the site shows has one; empty
@@ -107,6 +117,7 @@ impl Post {
             created_at: r.get(11)?,
             updated_at: r.get(12)?,
             version: r.get(13)?,
+            kind: r.get(14)?,
         })
     }
 }
@@ -115,15 +126,15 @@ impl Post {
 macro_rules! columns {
     () => {
         "id, title, slug, excerpt, content, featured_image, featured_image_alt, keywords, \
-         author_name, status, publish_date, created_at, updated_at, version"
+         author_name, status, publish_date, created_at, updated_at, version, kind"
     };
 }
 
 /// Which posts are published: the one rule, in every query that reads what the public sees.
-/// Drafts and scheduled posts appear nowhere public.
+/// Drafts, scheduled posts and newsletters (which are never published) appear nowhere public.
 macro_rules! published {
     () => {
-        "status = 'published' AND publish_date IS NOT NULL"
+        "status = 'published' AND publish_date IS NOT NULL AND kind = 'post'"
     };
 }
 

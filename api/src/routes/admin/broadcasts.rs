@@ -162,7 +162,8 @@ fn subject_of(chosen: Option<&str>, title: &str) -> Result<String, ApiError> {
 }
 
 /// What post `id` mails as: `(subject, email)`. A post that is not published is refused:
-/// its "view on the website" link would lead nowhere.
+/// its "view on the website" link would lead nowhere. A plain newsletter is never
+/// published and has no such link.
 async fn rendered(
     state: &AppState,
     id: i64,
@@ -181,7 +182,7 @@ async fn rendered(
         .read(move |c| generator::blog::store::by_id(c, id))
         .await?
         .ok_or_else(|| ApiError::NotFound(format!("There is no blog post {id}.")))?;
-    if post.status != "published" {
+    if post.status != "published" && !post.is_newsletter() {
         return Err(ApiError::Conflict(
             "Publish the post before mailing it: the e-mail links to it on the website.".into(),
         ));

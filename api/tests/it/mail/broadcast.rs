@@ -1107,3 +1107,205 @@ async fn without_a_secret_complaint_notices_are_not_taken() {
         404
     );
 }
+
+#[tokio::test]
+async fn a_plain_newsletter_is_written_like_a_post_never_published_and_mailed_without_a_page() {
+    let smtp = Smtp::start();
+    let app = app_with(&smtp, None).await;
+    let token = app.login().await;
+    subscribers(
+        &app,
+        &[
+            ("ann@example.org", "confirmed"),
+            ("bo@example.org", "confirmed"),
+        ],
+    )
+    .await;
+    let blogs = "/api/admin/blogs";
+    let letter = |more: Value| {
+        let mut body = json!({
+            "title": "November newsletter",
+            "content": "<p>Petitions are due on <a href=\"/take-action\">Friday</a>.</p>",
+        });
+        body.as_object_mut()
+            .unwrap()
+            .extend(more.as_object().unwrap().clone());
+        body
+    };
+
+    // It cannot be made published, nor of a kind that does not exist.
+    let (status, body) = call(
+        &app,
+        &token,
+        "POST",
+        blogs,
+        Some(letter(
+            json!({ "kind": "newsletter", "status": "published" }),
+        )),
+    )
+    .await;
+    assert_eq!(
+        (status, message_of(&body)),
+        (400, "A newsletter is not published on the website: save it as a draft, then send it by e-mail.".into())
+    );
+    let (status, body) = call(
+        &app,
+        &token,
+        "POST",
+        blogs,
+        Some(letter(json!({ "kind": "letter" }))),
+    )
+    .await;
+    assert_eq!(
+        (status, message_of(&body)),
+        (400, "kind must be post or newsletter.".into())
+    );
+    assert_eq!(app.count("blog_posts").await, 0, "nothing was stored");
+
+    let (status, made) = call(
+        &app,
+        &token,
+        "POST",
+        blogs,
+        Some(letter(json!({ "kind": "newsletter" }))),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(
+        (made["kind"].as_str(), made["status"].as_str()),
+        (Some("newsletter"), Some("draft"))
+    );
+    let id = made["id"].as_i64().unwrap();
+    let slug = made["slug"].as_str().unwrap().to_owned();
+    let one = format!("{blogs}/{id}");
+
+    // Edited like a post; never turned into one, never published or scheduled.
+    let (status, saved) = call(
+        &app,
+        &token,
+        "PATCH",
+        &one,
+        Some(json!({ "title": "November news", "kind": "newsletter" })),
+    )
+    .await;
+    assert_eq!(
+        (status, saved["title"].as_str()),
+        (200, Some("November news")),
+        "{saved}"
+    );
+    let (status, body) = call(&app, &token, "PATCH", &one, Some(json!({ "kind": "post" }))).await;
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = call(
+        &app,
+        &token,
+        "PATCH",
+        &one,
+        Some(json!({ "status": "published" })),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = call(&app, &token, "POST", &format!("{one}/publish"), None).await;
+    assert_eq!((status, message_of(&body)), (409, "A newsletter is not published on the website: save it as a draft, then send it by e-mail.".into()));
+    let (status, body) = call(
+        &app,
+        &token,
+        "POST",
+        &format!("{one}/schedule"),
+        Some(json!({ "publishDate": "2030-01-01T09:00" })),
+    )
+    .await;
+    assert_eq!(status, 409, "{body}");
+    let (_, stored) = call(&app, &token, "GET", &one, None).await;
+    assert_eq!(
+        (stored["status"].as_str(), stored["kind"].as_str()),
+        (Some("draft"), Some("newsletter"))
+    );
+    let (_, list) = call(&app, &token, "GET", blogs, None).await;
+    assert_eq!(list["blogs"][0]["kind"], "newsletter", "{list}");
+    // A post made without a kind is a post.
+    let post = published(&app, &token, "A post").await;
+    let (_, stored) = call(&app, &token, "GET", &format!("{blogs}/{post}"), None).await;
+    assert_eq!(stored["kind"], "post");
+
+    // Mailed: the preview and each message carry no "view on the website" link.
+    let (status, preview) = call(
+        &app,
+        &token,
+        "POST",
+        "/api/admin/broadcasts/preview",
+        Some(json!({ "postId": id })),
+    )
+    .await;
+    assert_eq!(status, 200, "{preview}");
+    assert_eq!(
+        (preview["subject"].as_str(), preview["recipients"].as_i64()),
+        (Some("November news"), Some(2))
+    );
+    assert!(preview["url"].is_null(), "{preview}");
+    let html = preview["html"].as_str().unwrap();
+    assert!(
+        html.contains(r#"href="https://example.org/take-action""#),
+        "{html}"
+    );
+    assert!(!html.contains("View this post on the website"), "{html}");
+    assert!(
+        html.contains("Paid for by") && html.contains("100 Main Street"),
+        "{html}"
+    );
+    let (status, sent) = call(
+        &app,
+        &token,
+        "POST",
+        "/api/admin/broadcasts",
+        Some(json!({ "postId": id, "confirm": 2 })),
+    )
+    .await;
+    assert_eq!(status, 201, "{sent}");
+    app.state.mail.deliver_due().await;
+    let got = smtp.received();
+    let mut to: Vec<String> = got.iter().map(to_of).collect();
+    to.sort();
+    assert_eq!(to, ["ann@example.org", "bo@example.org"]);
+    for m in &got {
+        assert_eq!(m.header("Subject").as_deref(), Some("November news"));
+        assert!(
+            m.text().contains("Petitions are due on [Friday]"),
+            "{}",
+            m.text()
+        );
+        assert!(
+            !m.text().contains("/blog/"),
+            "no page to link: {}",
+            m.text()
+        );
+        assert!(!m.html().contains("View this post on the website"));
+        assert!(m.header("List-Unsubscribe").is_some());
+    }
+    let (status, _) = call(
+        &app,
+        &token,
+        "POST",
+        "/api/admin/broadcasts",
+        Some(json!({ "postId": id, "confirm": 2 })),
+    )
+    .await;
+    assert_eq!(status, 409, "a second send is refused like a post's");
+
+    // Nowhere public: not in the blog's list or API, no page, not in the feed or sitemap.
+    for path in [
+        "/api/blogs",
+        "/blog",
+        "/blog/feed.xml",
+        "/blog/sitemap-1.xml",
+    ] {
+        let res = app.get(path).await;
+        assert_eq!(res.status(), 200, "{path}");
+        let body = crate::common::text(&res);
+        assert!(
+            !body.contains("November news") && !body.contains(&slug),
+            "{path} shows the newsletter"
+        );
+    }
+    assert_eq!(app.get(&format!("/api/blogs/{slug}")).await.status(), 404);
+    assert_eq!(app.get(&format!("/blog/{slug}")).await.status(), 404);
+}

@@ -38,6 +38,10 @@ pub(super) struct Input {
     pub(super) author_name: Option<Option<String>>,
     #[serde(default, deserialize_with = "sent")]
     pub(super) status: Option<Option<String>>,
+    /// `post` (the default) or `newsletter`, chosen when it is made: a newsletter is only
+    /// ever mailed to the list. A save of a stored one may send it unchanged.
+    #[serde(default)]
+    pub(super) kind: Option<String>,
     /// The version of the post the edit started from (see `Post::version`); a save without
     /// it is taken whatever the stored version is.
     #[serde(default)]
@@ -58,6 +62,7 @@ pub(super) struct Fields {
     pub(super) featured_image_alt: Option<String>,
     pub(super) author_name: String,
     pub(super) status: String,
+    pub(super) kind: String,
 }
 
 /// `value` trimmed, `None` when empty, or a `400` naming `field` when over `max` characters.
@@ -186,6 +191,26 @@ impl Fields {
                 "To schedule a post, save it and then choose its time with Schedule.".into(),
             ));
         }
+        let kind = match (input.kind.as_deref(), existing) {
+            (None, None) => "post".to_owned(),
+            (None, Some(post)) => post.kind.clone(),
+            (Some(kind @ ("post" | store::NEWSLETTER)), None) => kind.to_owned(),
+            (Some(kind), Some(post)) if kind == post.kind => kind.to_owned(),
+            (Some("post" | store::NEWSLETTER), Some(_)) => {
+                return Err(ApiError::BadRequest(
+                    "A post cannot become a newsletter, nor a newsletter a post: start a new one."
+                        .into(),
+                ));
+            }
+            (Some(_), _) => {
+                return Err(ApiError::BadRequest(
+                    "kind must be post or newsletter.".into(),
+                ));
+            }
+        };
+        if kind == store::NEWSLETTER && status != "draft" {
+            return Err(ApiError::BadRequest(NOT_ON_THE_WEBSITE.into()));
+        }
         Ok(Fields {
             title,
             slug: slug_asked.map(|s| slug::slugify(&s)),
@@ -196,6 +221,11 @@ impl Fields {
             featured_image_alt,
             author_name,
             status,
+            kind,
         })
     }
 }
+
+/// Why a plain newsletter cannot be published or scheduled.
+pub(super) const NOT_ON_THE_WEBSITE: &str =
+    "A newsletter is not published on the website: save it as a draft, then send it by e-mail.";

@@ -293,6 +293,7 @@ async fn preview(
         created_at: existing.map_or_else(|| now.clone(), |p| p.created_at.clone()),
         updated_at: now,
         version: existing.map_or(1, |p| p.version),
+        kind: fields.kind,
     };
     let files = blogs.static_files.clone();
     let html = tokio::task::spawn_blocking(move || {
@@ -342,8 +343,8 @@ fn save(
         None => {
             let id = store::insert(tx, &edit)?;
             tx.execute(
-                "UPDATE blog_posts SET author_id = ?1 WHERE id = ?2",
-                rusqlite::params![by.user, id],
+                "UPDATE blog_posts SET author_id = ?1, kind = ?3 WHERE id = ?2",
+                rusqlite::params![by.user, id, fields.kind],
             )?;
             audit::record(tx, Action::Create, Some(&format!("blog:{id}")), by)?;
             id
@@ -477,15 +478,20 @@ async fn publish(blogs: Blogs, admin: Admin, id: String) -> Result<Response, Rej
             let Some(post) = find(tx, id)? else {
                 return Ok(None);
             };
+            if post.is_newsletter() {
+                return Ok(Some(Err(ApiError::Conflict(
+                    fields::NOT_ON_THE_WEBSITE.into(),
+                ))));
+            }
             if post.status != "published" {
                 store::publish(tx, id)?;
                 revisions::record(tx, id, Reason::Published)?;
                 audit::record(tx, Action::Publish, Some(&format!("blog:{id}")), admin.by())?;
             }
-            find(tx, id)
+            Ok(find(tx, id)?.map(Ok))
         })
         .await?
-        .ok_or_else(|| not_found(id))?;
+        .ok_or_else(|| not_found(id))??;
     Ok(answer_after_rebuild(&blogs, post.id, true, StatusCode::OK, &post).await)
 }
 

@@ -69,6 +69,11 @@ async fn schedule(
             let Some(post) = find(tx, id)? else {
                 return Ok(Err(not_found(id)));
             };
+            if post.is_newsletter() {
+                return Ok(Err(ApiError::Conflict(
+                    super::fields::NOT_ON_THE_WEBSITE.into(),
+                )));
+            }
             if post.status == "published" {
                 return Ok(Err(ApiError::Conflict(
                     "This post is already published. Unpublish it first to schedule it.".into(),

@@ -1,8 +1,8 @@
-// /admin/blog/new and /admin/blog/{id}: the blog editor (BlogEditor.tsx), once the post has
-// loaded. No way in without a session; an id that names no post says so, with a way back.
+// /admin/blog/new (?kind=newsletter for a plain newsletter) and /admin/blog/{id}: the blog
+// editor (BlogEditor.tsx), once the post has loaded. No way in without a session; an id that names no post says so, with a way back.
 import { useQuery } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { Link, Navigate, useParams } from 'react-router';
+import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { useStore } from 'zustand';
 import { ApiError } from '../../../lib/api';
 import { blogQuery } from './api';
@@ -18,8 +18,12 @@ function defaultAuthor(): string {
 export default function BlogEdit() {
   const token = useStore(sessionStore, (s) => s.token);
   const { id = '' } = useParams();
+  const [search] = useSearchParams();
   if (!token) return <Navigate to="/admin" replace />;
-  if (id === 'new') return <BlogEditor key="new" post={null} defaultAuthor={defaultAuthor()} />;
+  if (id === 'new') {
+    const kind = search.get('kind') === 'newsletter' ? 'newsletter' : 'post';
+    return <BlogEditor key={`new-${kind}`} post={null} kind={kind} defaultAuthor={defaultAuthor()} />;
+  }
   // Only whole numbers name posts; anything else is as missing as a deleted post.
   if (!/^[1-9]\d{0,15}$/.test(id)) return <NotFound />;
   return <ExistingPost key={id} id={Number(id)} />;

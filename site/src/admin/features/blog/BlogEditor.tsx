@@ -3,13 +3,14 @@
 // Draft, Publish, and no lost work) is in useBlogEditor.ts.
 import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { can, useMe } from '../../app/me';
 import { LIMITS, RichTextEditor } from '../../../editor';
 import { CountedField } from '../../components/CountedField';
 import { formatExact } from '../../components/dates';
 import { TextField, type TextFieldProps } from '../../components/Field';
 import { useAnnouncement } from '../../components/useAnnouncement';
 import { useFocusWhenLost } from '../../components/useFocusWhenLost';
-import { type BlogPost, uploadBlogImage } from './api';
+import { type BlogKind, type BlogPost, uploadBlogImage } from './api';
 import { FeaturedImage } from './FeaturedImage';
 import { HistoryPanel } from './HistoryPanel';
 import { LeaveGuard } from './LeaveGuard';
@@ -20,14 +21,27 @@ import { useBlogEditor } from './useBlogEditor';
 interface Props {
   /** The stored post, or null for a new one. */
   post: BlogPost | null;
+  /** What a new one is: a post, or a plain newsletter (only mailed, never published). */
+  kind?: BlogKind;
   defaultAuthor: string;
 }
 
-export function BlogEditor({ post, defaultAuthor }: Props) {
+/** The heading: what is being written. */
+function title(newsletter: boolean, stored: boolean): string {
+  if (newsletter) return stored ? 'Edit Newsletter' : 'Write a Newsletter';
+  return stored ? 'Edit Blog Post' : 'Create New Blog Post';
+}
+
+export function BlogEditor({ post, kind = 'post', defaultAuthor }: Props) {
   const ids = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusWhenLost(heading);
-  const editor = useBlogEditor(post, defaultAuthor);
+  const { me } = useMe();
+  const editor = useBlogEditor(post, defaultAuthor, kind);
+  // A newsletter has no page: no address, excerpt, keywords or byline, and it is never
+  // published or scheduled, only sent by e-mail.
+  const newsletter = editor.form.kind === 'newsletter';
+  const mailable = editor.saved !== null && (newsletter || editor.saved.status === 'published') && can(me, 'mail.broadcast');
   const [showHistory, setShowHistory] = useState(false);
   const { form, update, busy, offer } = editor;
   const announcedCharacters = useAnnouncement(`Content: ${editor.characters} characters`);
@@ -67,16 +81,26 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
               History
             </button>
           )}
-          <button type="button" className="btn btn-outline" disabled={form.content === ''} onClick={editor.preview}>
-            Preview
-          </button>
+          {!newsletter && (
+            <button type="button" className="btn btn-outline" disabled={form.content === ''} onClick={editor.preview}>
+              Preview
+            </button>
+          )}
           <button type="button" className="btn btn-outline" disabled={busy !== null} onClick={() => void editor.save('draft')}>
             {busy === 'draft' ? 'Saving...' : 'Save Draft'}
           </button>
-          <button type="button" className="btn btn-primary" disabled={busy !== null} onClick={() => void editor.save('publish')}>
-            {busy === 'publish' ? 'Publishing...' : 'Publish'}
-          </button>
-          {editor.saved?.status !== 'published' && (
+          {!newsletter && (
+            <button type="button" className="btn btn-primary" disabled={busy !== null} onClick={() => void editor.save('publish')}>
+              {busy === 'publish' ? 'Publishing...' : 'Publish'}
+            </button>
+          )}
+          {/* The mail page shows what is stored: unsaved edits are offered to the leave guard. */}
+          {mailable && (
+            <Link to={`/admin/blog/${editor.saved!.id}/mail`} className={`btn ${newsletter ? 'btn-primary' : 'btn-outline'}`}>
+              Send by e-mail
+            </Link>
+          )}
+          {!newsletter && editor.saved?.status !== 'published' && (
             <ScheduleDialog
               scheduledFor={editor.saved?.status === 'scheduled' ? editor.saved.publishDate : null}
               zone={editor.zone}
@@ -87,7 +111,7 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
       </div>
 
       <h1 ref={heading} tabIndex={-1} className="mt-6 font-serif text-3xl font-bold text-navy focus:outline-none sm:text-4xl">
-        {post ? 'Edit Blog Post' : 'Create New Blog Post'}
+        {title(newsletter, post !== null)}
       </h1>
 
       {showHistory && editor.saved && <HistoryPanel key={editor.saved.version} post={editor.saved} current={form} onRestore={(r) => void editor.restore(r)} />}
@@ -146,29 +170,41 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
       )}
 
       <div className="mt-8 space-y-6">
-        {text('title', 'Title', "Enter the post's title", { inputRef: editor.titleInput })}
+        {text('title', 'Title', newsletter ? "The e-mail's subject" : "Enter the post's title", { inputRef: editor.titleInput })}
 
-        {text('slug', 'Slug', 'made from the title when empty', {
-          hint: '(optional)',
-          describedBy: field('slug-help'),
-          children: (
-            <p id={field('slug-help')} className="mt-1 text-sm text-slate-700" aria-live="polite">
-              {editor.slug ? (
-                <>
-                  The post&apos;s address: <strong className="font-semibold break-all text-ink">/blog/{editor.slug}</strong>
-                </>
-              ) : (
-                'The address is made from the slug, or from the title when the slug is empty.'
-              )}
-            </p>
-          ),
-        })}
+        {newsletter && (
+          <p className="text-slate-700">
+            A newsletter is mailed to the list and never published on the website. Save it, then choose Send by e-mail to preview it, send yourself a test and
+            send it.
+          </p>
+        )}
 
-        {counted('excerpt', 'Excerpt', 'A short summary for the blog list', 3)}
+        {!newsletter &&
+          text('slug', 'Slug', 'made from the title when empty', {
+            hint: '(optional)',
+            describedBy: field('slug-help'),
+            children: (
+              <p id={field('slug-help')} className="mt-1 text-sm text-slate-700" aria-live="polite">
+                {editor.slug ? (
+                  <>
+                    The post&apos;s address: <strong className="font-semibold break-all text-ink">/blog/{editor.slug}</strong>
+                  </>
+                ) : (
+                  'The address is made from the slug, or from the title when the slug is empty.'
+                )}
+              </p>
+            ),
+          })}
 
-        {text('authorName', 'Author Name', defaultAuthor, { hint: '(optional)' })}
+        {!newsletter && (
+          <>
+            {counted('excerpt', 'Excerpt', 'A short summary for the blog list', 3)}
 
-        {counted('keywords', 'SEO Keywords', 'Comma-separated, e.g. ballot access, independent voters')}
+            {text('authorName', 'Author Name', defaultAuthor, { hint: '(optional)' })}
+
+            {counted('keywords', 'SEO Keywords', 'Comma-separated, e.g. ballot access, independent voters')}
+          </>
+        )}
 
         <FeaturedImage
           id={field('image')}
@@ -195,7 +231,8 @@ export function BlogEditor({ post, defaultAuthor }: Props) {
             onChange={editor.setContent}
           />
           <p id={field('content-help')} className="mt-1 text-sm text-slate-700">
-            <span className="tabular-nums">{editor.characters} characters</span>. Content is optional for drafts, recommended for publishing.
+            <span className="tabular-nums">{editor.characters} characters</span>.{' '}
+            {newsletter ? 'What every subscriber receives.' : 'Content is optional for drafts, recommended for publishing.'}
           </p>
           <span role="status" className="sr-only">
             {announcedCharacters}

@@ -40,6 +40,9 @@ export function BlogsTab() {
         <Link to="/admin/blog/new" className="btn btn-primary">
           Create New Blog
         </Link>
+        <Link to="/admin/blog/new?kind=newsletter" className="btn btn-outline">
+          Write a Newsletter
+        </Link>
         <ExportButton url={blogsExportUrl} count={query.data?.length ?? 0} name="blogs.csv" />
       </PanelHeader>
       <ListStatus texts={texts} isPending={query.isPending} error={query.error} items={query.data}>
@@ -94,7 +97,11 @@ interface ItemProps {
   onDelete: () => void;
 }
 
-function StatusBadge({ status }: { status: BlogPost['status'] }) {
+function StatusBadge({ post }: { post: BlogPost }) {
+  const { status } = post;
+  if (post.kind === 'newsletter') {
+    return <span className="rounded-full border border-navy px-3 py-1 text-xs font-semibold text-navy">Newsletter</span>;
+  }
   return (
     <span className={`rounded-full px-3 py-1 text-xs font-semibold capitalize ${status === 'published' ? 'bg-navy text-white' : 'bg-slate-200 text-ink'}`}>
       {status}
@@ -103,6 +110,7 @@ function StatusBadge({ status }: { status: BlogPost['status'] }) {
 }
 
 function PublishedDate({ post }: { post: BlogPost }) {
+  if (post.kind === 'newsletter') return <>E-mail only</>;
   if (post.status === 'scheduled' && post.publishDate) {
     return <time dateTime={post.publishDate}>Scheduled for {formatInZone(post.publishDate, partyTimeZone())}</time>;
   }
@@ -122,14 +130,14 @@ function Actions({ post, publishing, deleting, onPublish, onDelete }: ItemProps)
       <Link to={`/admin/blog/${post.id}`} className="btn btn-outline px-3" aria-label={`Edit ${post.title}`}>
         Edit
       </Link>
-      {/* Only a published post is mailed: the e-mail links to its page. The page it opens also
-          lists the post's earlier sends. */}
-      {post.status === 'published' && can(me, 'mail.broadcast') && (
+      {/* Only a published post is mailed (the e-mail links to its page), or a newsletter,
+          which has no page. The page it opens also lists the earlier sends. */}
+      {(post.status === 'published' || post.kind === 'newsletter') && can(me, 'mail.broadcast') && (
         <Link to={`/admin/blog/${post.id}/mail`} className="btn btn-outline px-3" aria-label={`Send ${post.title} by e-mail`}>
           Send by e-mail
         </Link>
       )}
-      {post.status === 'draft' && (
+      {post.status === 'draft' && post.kind !== 'newsletter' && (
         <ConfirmDialog
           trigger="Publish"
           triggerLabel={`Publish ${post.title}`}
@@ -162,7 +170,7 @@ function BlogCard(props: ItemProps) {
         <>
           <h3 className="text-lg font-semibold break-words text-ink">{post.title}</h3>
           <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-700">
-            <StatusBadge status={post.status} />
+            <StatusBadge post={post} />
             <span>
               <PublishedDate post={post} />
             </span>
@@ -183,7 +191,7 @@ function BlogRow(props: ItemProps) {
         {post.title}
       </th>
       <td className="px-4 py-3">
-        <StatusBadge status={post.status} />
+        <StatusBadge post={post} />
       </td>
       <td className="px-4 py-3 text-slate-700">
         <PublishedDate post={post} />

@@ -18,7 +18,11 @@ export interface BlogPost {
   updatedAt: string;
   /** Counts every change: a save sends the version it started from (409 when stale). */
   version: number;
+  /** A plain newsletter is written here but only mailed to the list, never published. */
+  kind: BlogKind;
 }
+
+export type BlogKind = 'post' | 'newsletter';
 
 /** What a change answers: the post, and a warning when the public pages lag behind. */
 export type SavedPost = BlogPost & { warning?: string };
@@ -37,6 +41,8 @@ export interface BlogInput {
   authorName: string;
   /** Scheduled only keeps a scheduled post's time; Schedule… sets it. */
   status: 'draft' | 'published' | 'scheduled';
+  /** Chosen when it is made; a stored one's is sent unchanged. */
+  kind: BlogKind;
   /** The version the edit started from: a save over changes made elsewhere gets a 409. */
   version?: number;
 }

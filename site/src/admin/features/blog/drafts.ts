@@ -40,7 +40,10 @@ export function readDraft(id: number | null): KeptDraft | null {
   if (!raw) return null;
   try {
     const parsed = JSON.parse(raw) as Partial<KeptDraft>;
-    if (isForm(parsed.form) && typeof parsed.keptAt === 'number') return { form: parsed.form, keptAt: parsed.keptAt };
+    if (isForm(parsed.form) && typeof parsed.keptAt === 'number') {
+      // Work kept before newsletters existed is a post's.
+      return { form: { ...parsed.form, kind: parsed.form.kind === 'newsletter' ? 'newsletter' : 'post' }, keptAt: parsed.keptAt };
+    }
   } catch {
     // Not ours, or cut short: nothing to offer.
   }

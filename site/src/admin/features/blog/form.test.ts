@@ -17,6 +17,7 @@ const post: BlogPost = {
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
   version: 3,
+  kind: 'post',
 };
 
 describe('formFromPost', () => {
@@ -33,6 +34,7 @@ describe('formFromPost', () => {
       featuredImageAlt: '',
       content: 'canonical:<p>Because</p>',
       status: 'scheduled',
+      kind: 'post',
     });
     expect(formFromPost({ ...post, status: 'published' }, String, '').status).toBe('published');
   });
@@ -57,8 +59,19 @@ describe('toInput', () => {
       featuredImageAlt: '',
       authorName: '',
       status: 'draft',
+      kind: 'post',
     });
     expect(toInput({ ...form, slug: ' my-post ' }, 'published')).toMatchObject({ slug: 'my-post', status: 'published' });
+  });
+});
+
+describe('a newsletter', () => {
+  it('keeps its kind through a save and is never missing an excerpt', () => {
+    const form = { ...EMPTY_FORM, kind: 'newsletter' as const, title: 'November', content: '<p>News</p>' };
+    expect(toInput(form).kind).toBe('newsletter');
+    expect(missingNotice(form)).toBeNull();
+    expect(missingNotice({ ...form, content: '' })).toBe('Newsletter saved, but missing: content');
+    expect(formFromPost({ ...post, kind: 'newsletter' }, String, '').kind).toBe('newsletter');
   });
 });
 

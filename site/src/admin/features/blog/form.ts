@@ -1,6 +1,6 @@
 // The blog editor's form as plain data: what it starts from, what a save sends, what a
 // save leaves missing, and what Publish does. No React here, so all of it is unit-tested.
-import type { BlogInput, BlogPost } from './api';
+import type { BlogInput, BlogKind, BlogPost } from './api';
 
 export interface BlogForm {
   title: string;
@@ -16,6 +16,8 @@ export interface BlogForm {
   content: string;
   /** A scheduled post is edited as a draft (spec §3): saving it keeps its time. */
   status: 'draft' | 'published' | 'scheduled';
+  /** A post, or a plain newsletter (only mailed: no address, excerpt or keywords). */
+  kind: BlogKind;
 }
 
 export const EMPTY_FORM: BlogForm = {
@@ -29,6 +31,7 @@ export const EMPTY_FORM: BlogForm = {
   featuredImageAlt: '',
   content: '',
   status: 'draft',
+  kind: 'post',
 };
 
 /** The last part of an image's address: the name shown for a stored featured image. */
@@ -50,6 +53,7 @@ export function formFromPost(post: BlogPost, canonical: (html: string) => string
     featuredImageAlt: post.featuredImageAlt ?? '',
     content: canonical(post.content),
     status: post.status,
+    kind: post.kind,
   };
 }
 
@@ -67,6 +71,7 @@ export function toInput(form: BlogForm, status: BlogInput['status'] = form.statu
     featuredImageAlt: form.featuredImageAlt,
     authorName: form.authorName,
     status,
+    kind: form.kind,
   };
 }
 
@@ -75,19 +80,20 @@ export function sameForm(a: BlogForm, b: BlogForm): boolean {
   return (Object.keys(a) as (keyof BlogForm)[]).every((key) => key === 'featuredImageName' || a[key] === b[key]);
 }
 
-/** What a saved post lacks (spec §5): title, content and excerpt, in that order. */
+/** What a saved post lacks (spec §5): title, content and excerpt, in that order. A
+ *  newsletter has no excerpt (it is never listed). */
 export function missingFields(form: BlogForm): string[] {
   const missing: string[] = [];
   if (form.title.trim() === '') missing.push('title');
   if (form.content === '') missing.push('content');
-  if (form.excerpt.trim() === '') missing.push('excerpt');
+  if (form.kind === 'post' && form.excerpt.trim() === '') missing.push('excerpt');
   return missing;
 }
 
 /** The "Warning" notice after a save that lacks something, or null. */
 export function missingNotice(form: BlogForm): string | null {
   const missing = missingFields(form);
-  return missing.length ? `Blog saved, but missing: ${missing.join(', ')}` : null;
+  return missing.length ? `${form.kind === 'newsletter' ? 'Newsletter' : 'Blog'} saved, but missing: ${missing.join(', ')}` : null;
 }
 
 /** What Publish does (spec §4): a saved post not yet live is saved (when it has unsaved

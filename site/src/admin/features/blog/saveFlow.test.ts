@@ -18,6 +18,7 @@ const stored = (over: Partial<BlogPost> = {}): SavedPost => ({
   createdAt: '',
   updatedAt: '',
   version: 4,
+  kind: 'post',
   ...over,
 });
 

@@ -10,6 +10,7 @@ import { toast } from '../../../lib/toast';
 import { isUnauthorized } from '../../app/client';
 import { useDebounced } from '../../components/useDebounced';
 import {
+  type BlogKind,
   type BlogPost,
   type Revision,
   blogsQuery,
@@ -35,8 +36,8 @@ const KEEP_AFTER_MS = 400;
 /** The slug is looked up once the title or slug has not changed for this long. */
 const SLUG_AFTER_MS = 300;
 
-/** `post` is the stored post, or null for a new one. */
-export function useBlogEditor(post: BlogPost | null, defaultAuthor: string) {
+/** `post` is the stored post, or null for a new one of `kind`. */
+export function useBlogEditor(post: BlogPost | null, defaultAuthor: string, kind: BlogKind = 'post') {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
@@ -44,7 +45,7 @@ export function useBlogEditor(post: BlogPost | null, defaultAuthor: string) {
   // hold the latest of each for what runs outside rendering: the leave guard, the
   // localStorage writer, and a save that finishes after more typing.
   const [saved, setSaved] = useState<BlogPost | null>(post);
-  const [baseline, setBaseline] = useState<BlogForm>(() => (post ? formFromPost(post, canonicalHtml, defaultAuthor) : EMPTY_FORM));
+  const [baseline, setBaseline] = useState<BlogForm>(() => (post ? formFromPost(post, canonicalHtml, defaultAuthor) : { ...EMPTY_FORM, kind }));
   const [form, setForm] = useState<BlogForm>(baseline);
   const formRef = useRef(form);
   const baselineRef = useRef(baseline);
@@ -65,6 +66,8 @@ export function useBlogEditor(post: BlogPost | null, defaultAuthor: string) {
   // Work kept from an earlier visit, offered back until the admin answers.
   const [offer, setOffer] = useState<KeptDraft | null>(() => {
     const kept = readDraft(post?.id ?? null);
+    // Work kept for a new post is not offered in a new newsletter, nor the other way.
+    if (kept && post === null && kept.form.kind !== kind) return null;
     if (kept && sameForm(kept.form, baseline)) {
       clearDraft(post?.id ?? null);
       return null;
@@ -107,7 +110,7 @@ export function useBlogEditor(post: BlogPost | null, defaultAuthor: string) {
     if (restore && offer) {
       // The status is the stored post's: a draft kept from before it went live must not
       // take it off the site.
-      setForm({ ...offer.form, status: baselineRef.current.status });
+      setForm({ ...offer.form, status: baselineRef.current.status, kind: baselineRef.current.kind });
       setCharacters(countCharacters(offer.form.content));
       setEditorKey((k) => k + 1);
     } else {
@@ -177,7 +180,7 @@ export function useBlogEditor(post: BlogPost | null, defaultAuthor: string) {
     const missing = missingNotice(sent);
     // Module-level, not the page's: it shows on the dashboard the app goes to.
     if (missing) setTimeout(() => toast({ title: 'Warning', description: missing }), WARNING_DELAY_MS);
-    done(outcome.message, outcome.post.warning);
+    done(sent.kind === 'newsletter' ? 'Newsletter saved' : outcome.message, outcome.post.warning);
   };
 
   /** Schedule…: unsaved edits (or a new post) are saved first, so what goes live is what

@@ -69,7 +69,7 @@ function MailPost({ post }: { post: PostTitle }) {
       <h1 ref={heading} tabIndex={-1} className="mt-4 font-serif text-3xl font-bold break-words text-navy focus:outline-none">
         Send “{post.title}” by e-mail
       </h1>
-      {post.status === 'published' ? (
+      {post.status === 'published' || post.kind === 'newsletter' ? (
         <SendForm post={post} />
       ) : (
         <p role="alert" className="mt-4 text-slate-700">

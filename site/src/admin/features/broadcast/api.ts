@@ -52,6 +52,8 @@ export interface PostTitle {
   id: number;
   title: string;
   status: 'draft' | 'published' | 'scheduled';
+  /** A plain newsletter is mailed without ever being published. */
+  kind: 'post' | 'newsletter';
 }
 
 export interface MessageInput {
