@@ -148,7 +148,7 @@ async function listSend() {
   const agent = new Agent({ keepAlive: true });
   const post = await http(base, agent, 'POST', '/api/admin/blogs', {
     token,
-    body: JSON.stringify({ title: 'The list bench', content: `<h2>News</h2>${'<p>A paragraph of the newsletter, with <a href="/issues">a link</a>.</p>'.repeat(20)}`, status: 'published' }),
+    body: { title: 'The list bench', content: `<h2>News</h2>${'<p>A paragraph of the newsletter, with <a href="/issues">a link</a>.</p>'.repeat(20)}`, status: 'published' },
   });
   if (post.status !== 201) throw new Error(`post: ${post.status} ${post.text}`);
   const postId = JSON.parse(post.text).id;
@@ -158,7 +158,7 @@ async function listSend() {
   })();
   const memBefore = peakMb(server.child.pid);
   const started = performance.now();
-  const sent = await http(base, agent, 'POST', '/api/admin/broadcasts', { token, body: JSON.stringify({ postId, confirm: LIST }) });
+  const sent = await http(base, agent, 'POST', '/api/admin/broadcasts', { token, body: { postId, confirm: LIST } });
   const freezeMs = performance.now() - started;
   if (sent.status !== 201) throw new Error(`send: ${sent.status} ${sent.text}`);
   let finished = false;

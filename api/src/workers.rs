@@ -32,20 +32,23 @@ use crate::state::AppState;
 /// How often housekeeping runs.
 const HOUSEKEEPING: Duration = Duration::from_secs(60);
 
-/// Runs `pass` now, then again whenever `bell` rings (if it has one) or `every` has passed
-/// since the last pass ended, for as long as the server runs: the one loop every timed task
-/// shares. A pass logs its own failures; the next one tries again.
-fn repeat<F, Fut>(every: Duration, bell: Option<Arc<Notify>>, mut pass: F)
+/// Runs `pass` now, then again whenever `bell` rings (if it has one; but no sooner than its
+/// gap after the last pass began) or `every` has passed since the last pass ended, for as
+/// long as the server runs: the one loop every timed task shares. A pass logs its own
+/// failures; the next one tries again.
+fn repeat<F, Fut>(every: Duration, bell: Option<(Arc<Notify>, Duration)>, mut pass: F)
 where
     F: FnMut() -> Fut + Send + 'static,
     Fut: Future<Output = ()> + Send,
 {
     tokio::spawn(async move {
         loop {
+            let began = tokio::time::Instant::now();
             pass().await;
             match &bell {
-                Some(bell) => {
+                Some((bell, gap)) => {
                     let _ = tokio::time::timeout(every, bell.notified()).await;
+                    tokio::time::sleep_until(began + *gap).await;
                 }
                 None => tokio::time::sleep(every).await,
             }
@@ -61,12 +64,16 @@ pub fn start_serving(state: &AppState) {
     }
     state.rebuilder.start_worker();
     let sender = state.mail.clone();
-    repeat(mail::sender::POLL, Some(sender.bell()), move || {
-        let sender = sender.clone();
-        async move {
-            sender.deliver_due().await;
-        }
-    });
+    repeat(
+        mail::sender::POLL,
+        Some((sender.bell(), mail::sender::WAKE_GAP)),
+        move || {
+            let sender = sender.clone();
+            async move {
+                sender.deliver_due().await;
+            }
+        },
+    );
 }
 
 /// Every background loop (see the module's docs). Call once, inside the runtime.
@@ -87,12 +94,16 @@ pub fn start(state: &AppState) -> anyhow::Result<()> {
         }
     });
     let refunder = state.limit_refunder.clone();
-    repeat(limit_refunds::POLL, Some(refunder.bell()), move || {
-        let refunder = refunder.clone();
-        async move {
-            refunder.run().await;
-        }
-    });
+    repeat(
+        limit_refunds::POLL,
+        Some((refunder.bell(), Duration::ZERO)),
+        move || {
+            let refunder = refunder.clone();
+            async move {
+                refunder.run().await;
+            }
+        },
+    );
     let keeper = state.clone();
     repeat(HOUSEKEEPING, None, move || {
         let keeper = keeper.clone();

@@ -20,6 +20,12 @@ use super::smtp::{Refusal, Smtp};
 
 /// How often the queue is looked at when nothing woke the sender.
 pub const POLL: Duration = Duration::from_secs(30);
+/// The least time from the start of one pass to the next when woken: a form wakes the
+/// sender whether or not it queued mail (the answer must not tell), so under a flood of
+/// signups the wakes are taken together, at most one pass each 25 ms, instead of a pass (a
+/// read of the queue and the sends' bookkeeping) for every signup competing with the
+/// signups' own writes. A message waits at most that much longer.
+pub const WAKE_GAP: Duration = Duration::from_millis(25);
 /// Messages read from the queue at once.
 const BATCH: u32 = 500;
 /// Messages on their way at once, each on its own SMTP connection (kept open between
