@@ -10,19 +10,15 @@
 //   BASELINE_API=/tmp/base/target/release/api node bench/people.mjs
 //
 // A benchmark reports, it does not gate: it exits 1 only when a server does not start.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { api, root } from './lib/blog-config.mjs';
-import { ensure } from './lib/debian.mjs';
-import { postsScript } from './lib/wrk-posts.mjs';
+import { postsScript, wrk } from './lib/wrk-posts.mjs';
 import { startApi, stopApi } from './lib/blog-processes.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const WRK = '/usr/bin/wrk';
-ensure(WRK, 'wrk');
 
 const tmp = mkdtempSync(join(tmpdir(), 'acp-people-bench-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
@@ -41,15 +37,6 @@ const RUNS = [
   ['contact, one address', '/api/contact', `'{"name":"Ann Lee","email":"' .. email .. '","subject":"Hi","message":"Hello there"}'`, 'same@example.org'],
 ].map(([label, path, body, fixed], i) => ({ label, path, file: script(`run${i}`, path, body, fixed) }));
 
-function wrk(url, file) {
-  const r = spawnSync(WRK, ['-t2', '-c32', `-d${SECONDS}s`, '--latency', '-s', file, url], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
-  const rps = Number(r.stdout.match(/Requests\/sec:\s+([\d.]+)/)[1]);
-  const p99 = r.stdout.match(/^\s+99%\s+([\d.]+)(us|ms|s)\s*$/m);
-  const bad = Number(r.stdout.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0);
-  return { rps, p99ms: p99 ? Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2]] : NaN, bad };
-}
-
 const contenders = [['linked (this build)', api]];
 if (process.env.BASELINE_API) contenders.push(['baseline', process.env.BASELINE_API]);
 const env = { FORM_RATE_LIMIT: '1000000000' };
@@ -63,7 +50,7 @@ for (let round = 0; round < ROUNDS; round++) {
       const dir = join(tmp, `${name}-${run.file.slice(-8)}-${round}`.replace(/\W/g, '_'));
       const server = startServerWith(binary, dir);
       const base = await server.base;
-      const got = wrk(`${base}${run.path}`, run.file);
+      const got = wrk(`${base}${run.path}`, run.file, SECONDS);
       const key = `${run.label}|${name}`;
       if (!results.has(key) || got.rps > results.get(key).rps) results.set(key, got);
       await stopApi(server.child);

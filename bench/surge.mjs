@@ -26,18 +26,15 @@ import { join } from 'node:path';
 import { PASSWORD, root } from './lib/blog-config.mjs';
 import { http } from './lib/blog-http.mjs';
 import { startApi, stopApi } from './lib/blog-processes.mjs';
-import { ensure } from './lib/debian.mjs';
 import { ownerToken } from './lib/staff.mjs';
-import { postsScript } from './lib/wrk-posts.mjs';
+import { postsScript, wrk } from './lib/wrk-posts.mjs';
 
 const SECONDS = Number(process.env.BENCH_SURGE_SECONDS ?? 24);
 const LIST = Number(process.env.BENCH_SURGE_LIST ?? 10_000);
 const WRK_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const WRK = '/usr/bin/wrk';
 const SINK = join(root, 'target/release/smtp-sink');
 const STRIPE = join(root, 'target/release/fake-stripe');
 const STRIPE_ENV = { STRIPE_SECRET_KEY: 'sk_test_surge', STRIPE_PUBLISHABLE_KEY: 'pk_test_surge', STRIPE_WEBHOOK_SECRET: 'whsec_surge' };
-ensure(WRK, 'wrk');
 
 const tmp = mkdtempSync(join(tmpdir(), 'acp-surge-'));
 const children = new Set();
@@ -97,15 +94,6 @@ class Inbox {
   }
 }
 
-function wrk(url, file) {
-  const r = spawnSync(WRK, ['-t2', '-c32', `-d${WRK_SECONDS}s`, '--latency', '-s', file, url], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`wrk failed: ${r.stderr}`);
-  const rps = Number(r.stdout.match(/Requests\/sec:\s+([\d.]+)/)[1]);
-  const p99 = r.stdout.match(/^\s+99%\s+([\d.]+)(us|ms|s)\s*$/m);
-  const bad = Number(r.stdout.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0);
-  return { rps, p99ms: p99 ? Number(p99[1]) * { us: 0.001, ms: 1, s: 1000 }[p99[2]] : NaN, bad };
-}
-
 // 1. The forms while their mail drains.
 async function formsWhileDraining() {
   const runs = [
@@ -127,7 +115,7 @@ async function formsWhileDraining() {
       const env = run.mail ? { SMTP_URL: await sink.url, STAFF_EMAIL: 'staff@example.org', FORM_RATE_LIMIT: '1000000000' } : { FORM_RATE_LIMIT: '1000000000' };
       const server = startApi(join(dir, 'data'), join(root, 'dist'), 'error', env);
       const base = await server.base;
-      const got = wrk(`${base}${run.path}`, run.file);
+      const got = wrk(`${base}${run.path}`, run.file, WRK_SECONDS);
       // How long the mail takes to drain after the last request (for the signups, every
       // confirmation; for contact, the staff alerts, which are capped per hour).
       const inbox = new Inbox(sinkDir);
