@@ -3,13 +3,27 @@
 // person's page, the security screen, the pages a mailed link opens, mailing a post and its
 // sends, and the suppression list. A route a role does
 // not open says so, and asks the server for nothing.
-import type { ComponentType } from 'react';
-import { Outlet, ScrollRestoration, createBrowserRouter } from 'react-router';
+import { type ComponentType, useLayoutEffect } from 'react';
+import { Outlet, ScrollRestoration, createBrowserRouter, useLocation, useNavigationType } from 'react-router';
 import { SecondStep } from '../features/account/SecondStep';
 import { ExpiredDialog } from './ExpiredDialog';
 import { AdminScreen } from './AdminScreen';
 import { Guard } from './Guard';
 import type { Capability } from './me';
+
+/** A new page (a link followed, a form's next step) starts at its top. ScrollRestoration
+ *  does this too, but it reads the router's last `preventScrollReset`, and once in a CI run
+ *  the editor opened from far down the Blogs list kept the list's scroll (the tab switch
+ *  before it had asked to keep the scroll). Keyed on the navigation itself: a PUSH is a new
+ *  page; a REPLACE (a tab, a filter) keeps its place; a POP is ScrollRestoration's. */
+function TopOfNewPage() {
+  const { key } = useLocation();
+  const type = useNavigationType();
+  useLayoutEffect(() => {
+    if (type === 'PUSH') window.scrollTo(0, 0);
+  }, [key, type]);
+  return null;
+}
 
 function Layout() {
   return (
@@ -17,6 +31,7 @@ function Layout() {
       {/* Every route change starts at the top of the page, as the spec's app does; Back
           returns to where the admin was. */}
       <ScrollRestoration />
+      <TopOfNewPage />
       <Outlet />
       <ExpiredDialog />
     </>
