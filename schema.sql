@@ -22,8 +22,13 @@ CREATE TABLE newsletter_signups (
     -- The phone in E.164 form, what consent to texts is matched on.
     phone_e164 TEXT,
     -- The address's row in supporter_emails (its person).
-    email_id INTEGER REFERENCES supporter_emails (id)
+    email_id INTEGER REFERENCES supporter_emails (id),
+    -- A confirmation mail is owed since then (the sender queues it; V15).
+    confirm_owed_since TEXT
 );
+
+CREATE INDEX newsletter_signups_owed ON newsletter_signups (confirm_owed_since)
+WHERE confirm_owed_since IS NOT NULL;
 
 CREATE TABLE contact_messages (
     id INTEGER PRIMARY KEY,

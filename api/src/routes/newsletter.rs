@@ -38,7 +38,7 @@ async fn signup(
     let (mail, now) = (desk.mail.clone(), desk.clock.now());
     desk.db
         .write(move |tx| {
-            newsletter::sign_up(&mail, tx, &email, phone.as_deref(), &zip, now)?;
+            newsletter::sign_up(tx, &email, phone.as_deref(), &zip, now)?;
             if let (true, Some(phone)) = (texts, phone.as_deref()) {
                 let phone_key = |e164: &str| mail.tokens.key_of(sms_consent::KEY_PURPOSE, e164);
                 // A number that said stop is not taken back by a ticked box (nothing is

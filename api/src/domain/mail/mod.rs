@@ -205,6 +205,23 @@ impl Mail {
         body: &str,
         unsubscribe: Option<&str>,
     ) -> Option<Built> {
+        let id = self.message_id(kind);
+        self.compose_as(kind, id, to, reply_to, subject, body, unsubscribe)
+    }
+
+    /// [`Mail::compose`] with Message-ID `message_id`: a message written when it is sent
+    /// ([`queue::Due::unwritten`]) is written again if sent again, and keeps its id.
+    #[allow(clippy::too_many_arguments)]
+    pub fn compose_as(
+        &self,
+        kind: queue::Kind,
+        message_id: String,
+        to: Person<'_>,
+        reply_to: Option<Person<'_>>,
+        subject: &str,
+        body: &str,
+        unsubscribe: Option<&str>,
+    ) -> Option<Built> {
         let text = format!("{body}\n\n-- \n{}\n", self.fill(&self.texts.footer, &[]));
         let html = message::html_of(&text, &self.site_url);
         let draft = Draft {
@@ -215,7 +232,7 @@ impl Mail {
             html,
             unsubscribe,
             unsubscribe_mailto: None,
-            message_id: self.message_id(kind),
+            message_id,
             date: self.clock.now(),
         };
         match message::build(&self.from, draft) {
@@ -225,6 +242,17 @@ impl Mail {
                 None
             }
         }
+    }
+
+    /// `<kind.hash@domain of MAIL_FROM>` for the queue's event `event_key`: the same each time
+    /// it is made, for a message written when it is sent.
+    pub fn message_id_of(&self, kind: queue::Kind, event_key: &str) -> String {
+        format!(
+            "<{}.{}@{}>",
+            kind.as_str().replace('_', "-"),
+            &self.tokens.key_of("message-id", event_key)[..32],
+            self.from.email.domain()
+        )
     }
 
     /// `<kind.random@domain of MAIL_FROM>`: made once, stored with the message.

@@ -4,9 +4,15 @@
 //! version and sends a welcome that carries a one-click unsubscribe (RFC 8058).
 //!
 //! A known address is answered like a new one and no row changes that anyone can see: a
-//! pending or unsubscribed address gets a new confirmation mail (at most three a day to one
-//! mailbox however its address is spelt, and a few hundred an hour in all, so the form
-//! cannot be used to flood someone), a confirmed one nothing.
+//! pending or unsubscribed address is owed a new confirmation mail, a confirmed one nothing.
+//!
+//! The signup's write only records that a confirmation is owed (one column of its row):
+//! the forms' writes all wait on one writer, and building and queuing a message there cost
+//! a signup more than storing it. The mail sender queues what is owed in its own writes
+//! ([`queue_owed`]), oldest first, at most [`CONFIRMATIONS_PER_HOUR`] in all and three a
+//! day to one mailbox however its address is spelt, so the form cannot be used to flood
+//! someone or make the party a spam cannon; past the hour's cap a confirmation waits for
+//! the next hour instead of being dropped.
 
 use jiff::Timestamp;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -23,7 +29,14 @@ use crate::domain::people;
 pub const CONFIRMATIONS_PER_DAY: i64 = 3;
 /// Confirmation mails the site sends in an hour, to everyone: a flood of signups from many
 /// networks cannot make the party's mail server a spam cannon (nor burn its reputation).
-pub const CONFIRMATIONS_PER_HOUR: i64 = 300;
+/// Past it a confirmation waits for the next hour: a real surge of readers (a debate, a
+/// news story) all get theirs, in order, a little later.
+pub const CONFIRMATIONS_PER_HOUR: i64 = 1000;
+/// How long a confirmation may wait to be queued. Past that the backlog is a flood, not
+/// readers: the signup stays pending without one (signing up again sends one).
+pub const CONFIRMATION_BACKLOG_HOURS: i64 = 24;
+/// Owed confirmations queued in one of the sender's writes.
+const QUEUE_AT_ONCE: i64 = 500;
 
 /// The mailbox an address delivers to, as the common mail systems read it: lower case,
 /// without a `+tag` (sub-addressing), and for Gmail without dots (`Ann.Lee+news@GMail.com`
@@ -41,108 +54,229 @@ pub fn mailbox(email: &str) -> String {
 }
 
 /// A signup for `email`; call inside one write. Nothing about the outcome is returned: the
-/// caller must answer every signup alike.
+/// caller must answer every signup alike. The statements are kept prepared: every signup
+/// runs them inside the one writer.
 pub fn sign_up(
-    mail: &Mail,
     conn: &Connection,
     email: &str,
     phone: Option<&str>,
     zip: &str,
     now: Timestamp,
 ) -> rusqlite::Result<()> {
-    let existing: Option<(i64, String)> = conn
-        .query_row(
-            "SELECT id, status FROM newsletter_signups WHERE email = ?1",
-            [email],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
+    let at = sql_time(now);
+    let existing: Option<i64> = conn
+        .prepare_cached("SELECT id FROM newsletter_signups WHERE email = ?1")?
+        .query_row([email], |r| r.get(0))
         .optional()?;
     match existing {
-        Some((id, status)) => {
-            // Changes nothing visible, but writes as an insert does: a known address must
-            // not answer faster.
-            conn.execute(
-                "UPDATE newsletter_signups SET updated_at = updated_at WHERE id = ?1",
-                [id],
-            )?;
-            if status != "confirmed" {
-                send_confirmation(mail, conn, id, email, now)?;
-            }
+        // Owed a confirmation unless confirmed (one owed however often it signs up); a
+        // write either way, as an insert is: a known address must not answer faster.
+        Some(id) => {
+            conn.prepare_cached(
+                "UPDATE newsletter_signups SET confirm_owed_since = CASE WHEN status = 'confirmed' \
+                 THEN NULL ELSE COALESCE(confirm_owed_since, ?2) END WHERE id = ?1",
+            )?
+            .execute(params![id, at])?;
         }
         None => {
-            let id: i64 = conn.query_row(
-                "INSERT INTO newsletter_signups (email, phone, zip_code, status, phone_e164, email_id) \
-                 VALUES (?1, ?2, ?3, 'pending', ?4, ?5) RETURNING id",
-                params![
-                    email,
-                    phone,
-                    zip,
-                    phone.and_then(generator::forms::e164),
-                    crate::domain::people::link(conn, email, now)?
-                ],
-                |r| r.get(0),
-            )?;
-            send_confirmation(mail, conn, id, email, now)?;
+            let email_id = people::link(conn, email, now)?;
+            conn.prepare_cached(
+                "INSERT INTO newsletter_signups (email, phone, zip_code, status, phone_e164, \
+                 email_id, confirm_owed_since) VALUES (?1, ?2, ?3, 'pending', ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                email,
+                phone,
+                zip,
+                phone.and_then(generator::forms::e164),
+                email_id,
+                at
+            ])?;
         }
     }
     Ok(())
 }
 
-/// Queues a confirmation mail unless its mailbox had its three today or the site its
-/// hour's worth.
-fn send_confirmation(
-    mail: &Mail,
-    conn: &Connection,
-    id: i64,
-    email: &str,
-    now: Timestamp,
-) -> rusqlite::Result<()> {
-    let local = now.to_zoned_datetime(mail.tz.clone());
-    let today = local.date().to_string();
-    let hour = local.strftime("%Y-%m-%dT%H").to_string();
-    let key = mail.tokens.key_of("confirm-mailbox", &mailbox(email));
-    let count = |key: &str, period: &str| -> rusqlite::Result<i64> {
-        conn.query_row(
-            "SELECT COALESCE((SELECT sent FROM confirm_mail_counts WHERE mailbox_key = ?1 AND period = ?2), 0)",
-            params![key, period],
-            |r| r.get(0),
-        )
-    };
-    let sent_today = count(&key, &today)?;
-    if sent_today >= CONFIRMATIONS_PER_DAY {
-        return Ok(());
+/// Whether confirmations are owed that [`queue_owed`] would queue `now` (a read, so the
+/// sender writes only when there is something to do).
+pub fn owed(conn: &Connection, now: Timestamp) -> rusqlite::Result<bool> {
+    let owed: bool = conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM newsletter_signups WHERE confirm_owed_since IS NOT NULL \
+             AND confirm_owed_since <= ?1)",
+        )?
+        .query_row([sql_time(now)], |r| r.get(0))?;
+    Ok(owed && room_this_hour(conn, now)? > 0)
+}
+
+/// The hour (UTC, `2026-11-29T14`) `now` is in, as the counts name it.
+fn hour_of(now: Timestamp) -> String {
+    now.strftime("%Y-%m-%dT%H").to_string()
+}
+
+fn room_this_hour(conn: &Connection, now: Timestamp) -> rusqlite::Result<i64> {
+    let sent: i64 = conn
+        .prepare_cached(
+            "SELECT COALESCE((SELECT sent FROM confirm_mail_counts WHERE mailbox_key = '*' \
+             AND period = ?1), 0)",
+        )?
+        .query_row([hour_of(now)], |r| r.get(0))?;
+    Ok(CONFIRMATIONS_PER_HOUR - sent)
+}
+
+/// Queues the confirmations owed, oldest first, as many as the hour has room for (at most
+/// [`QUEUE_AT_ONCE`]); one whose mailbox had its three today, or that waited longer than
+/// [`CONFIRMATION_BACKLOG_HOURS`], is no longer owed and is not sent. Returns how many were
+/// queued. Call inside one write (the sender's).
+fn queue_owed(mail: &Owed, conn: &Connection, now: Timestamp) -> rusqlite::Result<usize> {
+    let room = room_this_hour(conn, now)?.min(QUEUE_AT_ONCE);
+    if room <= 0 {
+        return Ok(0);
     }
-    if count("*", &hour)? >= CONFIRMATIONS_PER_HOUR {
-        tracing::warn!("newsletter confirmations over the hour's cap; this one is not sent");
-        return Ok(());
+    let at = sql_time(now);
+    let owed: Vec<(i64, String, String)> = conn
+        .prepare_cached(
+            "SELECT id, email, confirm_owed_since FROM newsletter_signups \
+             WHERE confirm_owed_since IS NOT NULL AND confirm_owed_since <= ?1 \
+             ORDER BY confirm_owed_since, id LIMIT ?2",
+        )?
+        .query_map(params![at, room], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    let too_old = sql_time(now - jiff::SignedDuration::from_hours(CONFIRMATION_BACKLOG_HOURS));
+    let today = now.to_zoned_datetime(mail.tz.clone()).date().to_string();
+    let (from, subject) = (&mail.from, &mail.subject);
+    let (mut queued, mut dropped) = (0i64, 0usize);
+    for (id, email, since) in owed {
+        conn.prepare_cached(
+            "UPDATE newsletter_signups SET confirm_owed_since = NULL WHERE id = ?1",
+        )?
+        .execute([id])?;
+        if since < too_old {
+            dropped += 1;
+            continue;
+        }
+        // The mailbox's count goes up unless it had its three today (then no row comes back).
+        let key = mail.tokens.key_of("confirm-mailbox", &mailbox(&email));
+        let Some(n) = conn
+            .prepare_cached(
+                "INSERT INTO confirm_mail_counts (mailbox_key, period, sent) VALUES (?1, ?2, 1) \
+                 ON CONFLICT (mailbox_key, period) DO UPDATE SET sent = sent + 1 WHERE sent < ?3 \
+                 RETURNING sent",
+            )?
+            .query_row(params![key, today, CONFIRMATIONS_PER_DAY], |r| {
+                r.get::<_, i64>(0)
+            })
+            .optional()?
+        else {
+            continue;
+        };
+        // Written when it is sent ([`write_confirmation`]), outside the one writer.
+        let head = queue::Head {
+            envelope_from: from,
+            to: &email,
+            subject,
+        };
+        let event = format!("newsletter-confirm:{id}:{today}:{n}");
+        queue::enqueue_unwritten(conn, &event, Kind::NewsletterConfirm, &email, &head, now)?;
+        queued += 1;
     }
-    for (key, period) in [(key.as_str(), today.as_str()), ("*", hour.as_str())] {
-        conn.execute(
-            "INSERT INTO confirm_mail_counts (mailbox_key, period, sent) VALUES (?1, ?2, 1) \
-             ON CONFLICT (mailbox_key, period) DO UPDATE SET sent = sent + 1",
-            params![key, period],
-        )?;
+    if dropped > 0 {
+        tracing::warn!(
+            dropped,
+            "newsletter confirmations waited more than {CONFIRMATION_BACKLOG_HOURS} hours for room; not sent"
+        );
     }
-    // Yesterday's counts are no use any more.
-    conn.execute(
-        "DELETE FROM confirm_mail_counts WHERE period < ?1",
-        [local
-            .yesterday()
-            .map(|d| d.date().to_string())
-            .unwrap_or_default()],
-    )?;
+    if queued > 0 {
+        let sent: i64 = conn
+            .prepare_cached(
+                "INSERT INTO confirm_mail_counts (mailbox_key, period, sent) VALUES ('*', ?1, ?2) \
+                 ON CONFLICT (mailbox_key, period) DO UPDATE SET sent = sent + ?2 RETURNING sent",
+            )?
+            .query_row(params![hour_of(now), queued], |r| r.get(0))?;
+        if sent == queued {
+            forget_old_counts(conn, now)?;
+        }
+    }
+    Ok(queued as usize)
+}
+
+/// What [`queue_owed`] needs of [`Mail`], to take into the writer.
+struct Owed {
+    tz: jiff::tz::TimeZone,
+    tokens: Tokens,
+    from: String,
+    subject: String,
+}
+
+impl Mail {
+    /// Queues the confirmations owed ([`queue_owed`]); a write only when some are owed and
+    /// the hour has room. Returns how many were queued.
+    pub(super) async fn queue_owed_confirmations(&self) -> usize {
+        let now = self.clock.now();
+        match self.db.read(move |c| owed(c, now)).await {
+            Ok(true) => {}
+            Ok(false) => return 0,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read the confirmations owed");
+                return 0;
+            }
+        }
+        let cx = Owed {
+            tz: self.tz.clone(),
+            tokens: self.tokens.clone(),
+            from: self.from.email.to_string(),
+            subject: self.fill(&self.texts.newsletter.confirm_subject, &[]),
+        };
+        match self.db.write(move |tx| queue_owed(&cx, tx, now)).await {
+            Ok(n) => n,
+            Err(e) => {
+                tracing::error!(error = %e, "could not queue the confirmations owed");
+                0
+            }
+        }
+    }
+}
+
+/// Writes the confirmation `due` holds the place of: its link made when it was queued
+/// (good for seven days from then), its Message-ID the same however often it is sent. The
+/// signup is named by the queue's event (`newsletter-confirm:{id}:…`). `None` when it
+/// cannot be written: it is then marked failed, never sent empty.
+pub fn write_confirmation(mail: &Mail, due: &queue::Due) -> Option<super::message::Built> {
+    let id: i64 = due
+        .event_key
+        .strip_prefix("newsletter-confirm:")
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|id| id.parse().ok())?;
+    let queued: Timestamp = due.created_at.parse().ok()?;
     let url = mail.link(&format!(
         "/newsletter/confirm/{}",
-        mail.tokens.confirm(id, email, now)
+        mail.tokens.confirm(id, &due.to, queued)
     ));
     let n = &mail.texts.newsletter;
     let subject = mail.fill(&n.confirm_subject, &[]);
     let body = mail.fill(&n.confirm_body, &[("confirmUrl", &url)]);
-    let to = Person { name: None, email };
-    if let Some(built) = mail.compose(Kind::NewsletterConfirm, to, None, &subject, &body, None) {
-        let event = format!("newsletter-confirm:{id}:{today}:{}", sent_today + 1);
-        queue::enqueue(conn, &event, Kind::NewsletterConfirm, email, &built, now)?;
-    }
+    let to = Person {
+        name: None,
+        email: &due.to,
+    };
+    let kind = Kind::NewsletterConfirm;
+    let message_id = mail.message_id_of(kind, &due.event_key);
+    mail.compose_as(kind, message_id, to, None, &subject, &body, None)
+}
+
+/// Deletes the counts no longer of use: hours gone, and days before yesterday (in any time
+/// zone). Run by the first confirmation queued in an hour: it reads the whole table.
+fn forget_old_counts(conn: &Connection, now: Timestamp) -> rusqlite::Result<()> {
+    let days_ago = now
+        .checked_sub(jiff::SignedDuration::from_hours(48))
+        .unwrap_or(now)
+        .strftime("%Y-%m-%d")
+        .to_string();
+    conn.execute(
+        "DELETE FROM confirm_mail_counts WHERE (mailbox_key = '*' AND period < ?1) \
+         OR (mailbox_key != '*' AND period < ?2)",
+        params![hour_of(now), days_ago],
+    )?;
     Ok(())
 }
 

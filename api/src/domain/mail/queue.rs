@@ -58,22 +58,62 @@ pub fn enqueue(
     message: &Built,
     now: Timestamp,
 ) -> rusqlite::Result<bool> {
-    let at = sql_time(now);
-    let added = conn.execute(
-        "INSERT INTO mail_queue (event_key, kind, about, envelope_from, to_address, subject, \
-             message, next_attempt_at, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8) ON CONFLICT (event_key) DO NOTHING",
-        params![
+    let head = Head {
+        envelope_from: &message.envelope_from,
+        to: &message.to,
+        subject: &message.subject,
+    };
+    insert(conn, event_key, kind, about, &head, &message.bytes, now)
+}
+
+/// Who a message goes to and its subject, without the message.
+pub struct Head<'a> {
+    pub envelope_from: &'a str,
+    pub to: &'a str,
+    pub subject: &'a str,
+}
+
+/// Queues a message the sender writes when it sends it ([`Due::unwritten`]): a row with
+/// its address and subject and no bytes, for mail queued by the hundred in one write
+/// (newsletter confirmations), whose building (text, HTML, MIME) would hold up the one
+/// writer all forms wait on.
+pub fn enqueue_unwritten(
+    conn: &Connection,
+    event_key: &str,
+    kind: Kind,
+    about: &str,
+    head: &Head<'_>,
+    now: Timestamp,
+) -> rusqlite::Result<bool> {
+    insert(conn, event_key, kind, about, head, &[], now)
+}
+
+fn insert(
+    conn: &Connection,
+    event_key: &str,
+    kind: Kind,
+    about: &str,
+    head: &Head<'_>,
+    bytes: &[u8],
+    now: Timestamp,
+) -> rusqlite::Result<bool> {
+    // Kept prepared: most forms' writes run it.
+    let added = conn
+        .prepare_cached(
+            "INSERT INTO mail_queue (event_key, kind, about, envelope_from, to_address, subject, \
+                 message, next_attempt_at, created_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8) ON CONFLICT (event_key) DO NOTHING",
+        )?
+        .execute(params![
             event_key,
             kind.as_str(),
             about.trim().to_lowercase(),
-            message.envelope_from,
-            message.to,
-            message.subject,
-            message.bytes,
-            at,
-        ],
-    )?;
+            head.envelope_from,
+            head.to,
+            head.subject,
+            bytes,
+            sql_time(now),
+        ])?;
     Ok(added == 1)
 }
 
@@ -81,6 +121,7 @@ pub fn enqueue(
 #[derive(Debug, Clone)]
 pub struct Due {
     pub id: i64,
+    pub event_key: String,
     pub kind: String,
     pub envelope_from: String,
     pub to: String,
@@ -89,11 +130,18 @@ pub struct Due {
     pub created_at: String,
 }
 
+impl Due {
+    /// Queued without its bytes ([`enqueue_unwritten`]): the sender writes it before sending.
+    pub fn unwritten(&self) -> bool {
+        self.message.is_empty()
+    }
+}
+
 /// Up to `limit` queued messages due at `now`, oldest first.
 pub fn due(conn: &Connection, now: Timestamp, limit: u32) -> rusqlite::Result<Vec<Due>> {
     let mut stmt = conn.prepare(
-        "SELECT id, kind, envelope_from, to_address, message, attempts, created_at FROM mail_queue \
-         WHERE status = 'queued' AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
+        "SELECT id, kind, envelope_from, to_address, message, attempts, created_at, event_key \
+         FROM mail_queue WHERE status = 'queued' AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
     )?;
     stmt.query_map(params![sql_time(now), limit], |r| {
         Ok(Due {
@@ -104,6 +152,7 @@ pub fn due(conn: &Connection, now: Timestamp, limit: u32) -> rusqlite::Result<Ve
             message: r.get(4)?,
             attempts: r.get(5)?,
             created_at: r.get(6)?,
+            event_key: r.get(7)?,
         })
     })?
     .collect()

@@ -54,6 +54,9 @@ pub trait Outgoing: Send + Sync + 'static {
 
 impl Transport {
     async fn send(&self, out: &impl Outgoing) -> Attempt {
+        if out.bytes().is_empty() {
+            return Attempt::Permanent("the message could not be written".into());
+        }
         match self {
             Transport::Smtp(smtp) => {
                 let Some(envelope) = envelope(out.envelope_from(), out.to()) else {
@@ -188,9 +191,11 @@ impl Mail {
         self.start_scheduled_broadcasts().await;
         let mut accepted = 0;
         loop {
+            // Mail a person waits for: queued as the hour allows, a batch each time round.
+            self.queue_owed_confirmations().await;
             let now = self.clock.now();
             let due = match self.db.read(move |c| queue::due(c, now, BATCH)).await {
-                Ok(due) => due,
+                Ok(due) => due.into_iter().map(|d| self.written(d)).collect::<Vec<_>>(),
                 Err(e) => {
                     tracing::warn!(error = %e, "could not read the mail queue");
                     return accepted;
@@ -209,6 +214,28 @@ impl Mail {
                 None => return accepted,
             }
         }
+    }
+
+    /// `due` with its bytes: a message queued unwritten ([`Due::unwritten`]) is written now.
+    /// One that cannot be written stays empty, and [`Transport::send`] fails it for good.
+    fn written(&self, mut due: Due) -> Due {
+        if !due.unwritten() {
+            return due;
+        }
+        let built = match due.kind.as_str() {
+            "newsletter_confirm" => super::newsletter::write_confirmation(self, &due),
+            _ => None,
+        };
+        match built {
+            Some(built) => {
+                due.message = built.bytes;
+                due.to = built.to;
+            }
+            None => {
+                tracing::error!(mail = due.id, kind = %due.kind, "a queued message could not be written")
+            }
+        }
+        due
     }
 
     /// Sends `messages` and records each outcome with `record`; returns how many were

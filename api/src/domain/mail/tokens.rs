@@ -27,6 +27,7 @@ const KEY_FILE: &str = "mail-link-key";
 /// Hex digits of the MAC kept in a link: 128 bits.
 const MAC_HEX: usize = 32;
 
+#[derive(Clone)]
 pub struct Tokens {
     key: Vec<u8>,
 }
