@@ -63,37 +63,24 @@ pub fn sign_up(
     zip: &str,
     now: Timestamp,
 ) -> rusqlite::Result<()> {
-    let at = sql_time(now);
-    let existing: Option<i64> = conn
-        .prepare_cached("SELECT id FROM newsletter_signups WHERE email = ?1")?
-        .query_row([email], |r| r.get(0))
-        .optional()?;
-    match existing {
-        // Owed a confirmation unless confirmed (one owed however often it signs up); a
-        // write either way, as an insert is: a known address must not answer faster.
-        Some(id) => {
-            conn.prepare_cached(
-                "UPDATE newsletter_signups SET confirm_owed_since = CASE WHEN status = 'confirmed' \
-                 THEN NULL ELSE COALESCE(confirm_owed_since, ?2) END WHERE id = ?1",
-            )?
-            .execute(params![id, at])?;
-        }
-        None => {
-            let email_id = people::link(conn, email, now)?;
-            conn.prepare_cached(
-                "INSERT INTO newsletter_signups (email, phone, zip_code, status, phone_e164, \
-                 email_id, confirm_owed_since) VALUES (?1, ?2, ?3, 'pending', ?4, ?5, ?6)",
-            )?
-            .execute(params![
-                email,
-                phone,
-                zip,
-                phone.and_then(generator::forms::e164),
-                email_id,
-                at
-            ])?;
-        }
-    }
+    // A known address keeps its details and is owed a confirmation unless confirmed (one
+    // owed however often it signs up); one statement either way, so a known address
+    // answers no faster than a new one.
+    let email_id = people::link(conn, email, now)?;
+    conn.prepare_cached(
+        "INSERT INTO newsletter_signups (email, phone, zip_code, status, phone_e164, email_id, \
+         confirm_owed_since) VALUES (?1, ?2, ?3, 'pending', ?4, ?5, ?6) \
+         ON CONFLICT (email) DO UPDATE SET confirm_owed_since = CASE WHEN status = 'confirmed' \
+         THEN NULL ELSE COALESCE(confirm_owed_since, excluded.confirm_owed_since) END",
+    )?
+    .execute(params![
+        email,
+        phone,
+        zip,
+        phone.and_then(generator::forms::e164),
+        email_id,
+        sql_time(now)
+    ])?;
     Ok(())
 }
 

@@ -92,6 +92,11 @@ impl Mail {
     /// hour late `missed`).
     pub(in super::super) async fn start_scheduled_broadcasts(&self) {
         let now = self.clock.now();
+        match self.db.read(move |c| super::any_due(c, now)).await {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(e) => return tracing::error!(error = %e, "could not read the scheduled sends"),
+        }
         match self.db.write(move |tx| super::start_due(tx, now)).await {
             Ok(0) => {}
             Ok(n) => tracing::info!(sends = n, "scheduled sends to the list started"),

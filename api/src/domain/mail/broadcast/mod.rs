@@ -125,6 +125,15 @@ pub fn finish_if_done(conn: &Connection, ids: &[i64], now: Timestamp) -> rusqlit
     Ok(())
 }
 
+/// Whether [`start_due`] has anything to do `now` (a read: the sender asks each pass, and
+/// a write each pass competed with the forms' writes).
+pub fn any_due(conn: &Connection, now: Timestamp) -> rusqlite::Result<bool> {
+    conn.prepare_cached(
+        "SELECT EXISTS (SELECT 1 FROM broadcasts WHERE status = 'scheduled' AND scheduled_for <= ?1)",
+    )?
+    .query_row([sql_time(now)], |r| r.get(0))
+}
+
 /// Starts the scheduled sends whose time has come; those more than [`MISSED_AFTER`] late
 /// become `missed` and wait for staff. Returns how many started. Call inside one write.
 pub fn start_due(conn: &Connection, now: Timestamp) -> rusqlite::Result<usize> {
