@@ -4,7 +4,7 @@
 
 CREATE TABLE newsletter_signups (
     id INTEGER PRIMARY KEY,
-    email TEXT NOT NULL COLLATE NOCASE UNIQUE,
+    email TEXT NOT NULL COLLATE NOCASE,
     phone TEXT,
     zip_code TEXT NOT NULL,
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
@@ -21,8 +21,8 @@ CREATE TABLE newsletter_signups (
     confirm_mails_sent INTEGER NOT NULL DEFAULT 0,
     -- The phone in E.164 form, what consent to texts is matched on.
     phone_e164 TEXT,
-    -- The address's row in supporter_emails (its person).
-    email_id INTEGER REFERENCES supporter_emails (id),
+    -- The address's row in supporter_emails (its person): one signup per address (V16).
+    email_id INTEGER UNIQUE REFERENCES supporter_emails (id),
     -- A confirmation mail is owed since then (the sender queues it; V15).
     confirm_owed_since TEXT
 );
@@ -422,7 +422,6 @@ CREATE TABLE suppressed_emails (
     suppressed_at TEXT NOT NULL
 ) WITHOUT ROWID;
 
-CREATE INDEX newsletter_signups_by_email_id ON newsletter_signups (email_id);
 CREATE INDEX contact_messages_by_email_id ON contact_messages (email_id);
 CREATE INDEX volunteer_signups_by_email_id ON volunteer_signups (email_id);
 CREATE INDEX donations_by_email_id ON donations (email_id);

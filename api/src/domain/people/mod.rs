@@ -92,8 +92,11 @@ pub fn backfill(conn: &Connection, now: Timestamp) -> rusqlite::Result<usize> {
             stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<rusqlite::Result<_>>()?
         };
-        let mut update =
-            conn.prepare(&format!("UPDATE {table} SET email_id = ?2 WHERE id = ?1"))?;
+        // OR IGNORE: a newsletter signup is one per address (V16), so an unlinked one whose
+        // address already has its signup stays as it is rather than stopping the start.
+        let mut update = conn.prepare(&format!(
+            "UPDATE OR IGNORE {table} SET email_id = ?2 WHERE id = ?1"
+        ))?;
         for (id, email) in rows {
             if let Some(email_id) = link(conn, &email, now)? {
                 linked += update.execute(params![id, email_id])?;

@@ -1,7 +1,10 @@
 use super::*;
 
+/// One statement per entry, spaced alike; a table rebuilt and renamed (V16) is stored with
+/// its name quoted, so quotes go too.
 fn normalise(sql: &str) -> Vec<String> {
-    sql.split(';')
+    sql.replace('"', "")
+        .split(';')
         .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
         .map(|s| s.replace("( ", "(").replace(" )", ")").replace(" ,", ","))
         .filter(|s| !s.is_empty() && !s.starts_with("--"))
@@ -192,4 +195,54 @@ async fn reads_cannot_write() {
         })
         .await;
     assert!(result.is_err());
+}
+
+/// V16 keys newsletter signups by address row: where an address had two signups (possible
+/// only outside ASCII, which NOCASE does not fold), the unsubscribe is the one kept, and
+/// every other row comes through as it was.
+#[test]
+fn v16_keeps_one_signup_per_address_and_an_opt_out_first() {
+    let mut conn = Connection::open_in_memory().unwrap();
+    configure(&conn).unwrap();
+    embedded::migrations::runner()
+        .set_target(refinery::Target::Version(15))
+        .run(&mut conn)
+        .unwrap();
+    conn.execute_batch(
+        "INSERT INTO supporters (id, created_at) VALUES (1, 'x'), (2, 'x');
+         INSERT INTO supporter_emails (id, email, supporter_id, created_at)
+         VALUES (1, 'äö@example.org', 1, 'x'), (2, 'bo@example.org', 2, 'x');
+         INSERT INTO newsletter_signups (id, email, zip_code, status, email_id) VALUES
+         (1, 'ÄÖ@example.org', '12345', 'confirmed', 1),
+         (2, 'äö@example.org', '12345', 'unsubscribed', 1),
+         (3, 'Äö@example.org', '12345', 'pending', 1),
+         (4, 'bo@example.org', '54321', 'confirmed', 2),
+         (5, 'old@example.org', '11111', 'pending', NULL);",
+    )
+    .unwrap();
+    embedded::migrations::runner().run(&mut conn).unwrap();
+    let rows: Vec<(i64, String, String, Option<i64>)> = conn
+        .prepare("SELECT id, email, status, email_id FROM newsletter_signups ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap();
+    let own = |id: i64, email: &str, status: &str, email_id: Option<i64>| {
+        (id, email.to_owned(), status.to_owned(), email_id)
+    };
+    assert_eq!(
+        rows,
+        vec![
+            own(2, "äö@example.org", "unsubscribed", Some(1)),
+            own(4, "bo@example.org", "confirmed", Some(2)),
+            own(5, "old@example.org", "pending", None),
+        ]
+    );
+    // One signup per address from now on.
+    let again = conn.execute(
+        "INSERT INTO newsletter_signups (email, zip_code, email_id) VALUES ('BO@example.org', '1', 2)",
+        [],
+    );
+    assert!(again.is_err());
 }

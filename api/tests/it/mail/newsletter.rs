@@ -321,6 +321,28 @@ async fn repeats_reveal_nothing_duplicate_nothing_and_send_three_confirmations_a
     assert!(queue(&app).await.iter().all(|r| r.1 == "sent"));
 }
 
+/// An address is one signup however it is cased, outside ASCII too (SQLite's NOCASE folds
+/// only A-Z; people are matched as Rust lower-cases them): one row, one confirmation, and
+/// the spelling first typed is kept.
+#[tokio::test]
+async fn an_address_outside_ascii_is_one_signup_however_it_is_cased() {
+    let smtp = Smtp::start();
+    let app = mail_app(&smtp, |_| {});
+    let first = sign_up(&app, "ZOË@example.org").await;
+    let again = sign_up(&app, "zoë@example.org").await;
+    assert_eq!(again.body(), first.body());
+    app.state.mail.deliver_due().await;
+    assert_eq!(app.count("newsletter_signups").await, 1);
+    let queued = queue(&app).await;
+    assert_eq!(queued.len(), 1, "one owed, one queued: {queued:?}");
+    let typed: String = app
+        .db
+        .read(|c| c.query_row("SELECT email FROM newsletter_signups", [], |r| r.get(0)))
+        .await
+        .unwrap();
+    assert_eq!(typed, "ZOË@example.org");
+}
+
 #[tokio::test]
 async fn links_expire_after_seven_days_and_cannot_be_forged() {
     let smtp = Smtp::start();
