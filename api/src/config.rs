@@ -136,6 +136,7 @@ impl Config {
                 committee_name: var("COMMITTEE_NAME"),
                 rate: var("MAIL_RATE"),
                 complaint_secret: var("MAIL_COMPLAINT_SECRET"),
+                smtp_ca_file: var("SMTP_CA_FILE").map(Into::into),
             },
             fec_committee_id: var("FEC_COMMITTEE_ID")
                 .map(|id| {

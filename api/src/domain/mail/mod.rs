@@ -56,6 +56,9 @@ pub struct MailConfig {
     /// `MAIL_COMPLAINT_SECRET`: signs the complaint notices `POST /api/mail/complaints`
     /// takes; none turns the endpoint off.
     pub complaint_secret: Option<String>,
+    /// `SMTP_CA_FILE`: PEM certificates trusted for the SMTP server's TLS besides the public
+    /// roots (a relay with a private certificate authority).
+    pub smtp_ca_file: Option<std::path::PathBuf>,
 }
 
 impl std::fmt::Debug for MailConfig {
@@ -145,7 +148,15 @@ impl Mail {
             );
         }
         let transport = match &settings.smtp_url {
-            Some(url) => Transport::Smtp(smtp::Smtp::from_url(url)?),
+            Some(url) => {
+                let ca = match &settings.smtp_ca_file {
+                    Some(file) => Some(std::fs::read(file).map_err(|e| {
+                        anyhow::anyhow!("SMTP_CA_FILE {} cannot be read: {e}", file.display())
+                    })?),
+                    None => None,
+                };
+                Transport::Smtp(smtp::Smtp::from_url(url, ca.as_deref())?)
+            }
             None => {
                 let outbox = places.data_dir.join("outbox");
                 crate::store::db::private_dir(&outbox)?;

@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 
 use lettre::address::Envelope;
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
-use lettre::transport::smtp::client::{AsyncSmtpConnection, AsyncTokioStream, TlsParameters};
+use lettre::transport::smtp::client::{
+    AsyncSmtpConnection, AsyncTokioStream, Certificate, TlsParameters,
+};
 use lettre::transport::smtp::extension::ClientId;
 use tokio::net::TcpStream;
 
@@ -55,8 +57,9 @@ pub enum Refusal {
 impl Smtp {
     /// The client for `url`: `smtp://host:port`, `smtp://user:pass@host:587?tls=required`
     /// or `smtps://user:pass@host:465` (user and password percent-encoded; a path names
-    /// the EHLO name). The error never repeats the URL, which holds a password.
-    pub fn from_url(url: &str) -> anyhow::Result<Smtp> {
+    /// the EHLO name). `ca` (PEM) is trusted besides the public roots. The error never
+    /// repeats the URL, which holds a password.
+    pub fn from_url(url: &str, ca: Option<&[u8]>) -> anyhow::Result<Smtp> {
         let bad = |why: &str| {
             anyhow::anyhow!("SMTP_URL is not a usable smtp:// or smtps:// address: {why}")
         };
@@ -77,11 +80,16 @@ impl Smtp {
         let (security, default_port) = match (parsed.scheme(), tls.as_deref()) {
             ("smtp", None) => (Security::None, 25),
             ("smtp", Some("required")) => {
-                let parameters =
-                    TlsParameters::new(host.clone()).map_err(|e| bad(&e.to_string()))?;
+                let mut parameters = TlsParameters::builder(host.clone());
+                if let Some(pem) = ca {
+                    let certificate = Certificate::from_pem(pem)
+                        .map_err(|_| anyhow::anyhow!("SMTP_CA_FILE holds no PEM certificate"))?;
+                    parameters = parameters.add_root_certificate(certificate);
+                }
+                let parameters = parameters.build_rustls().map_err(|e| bad(&e.to_string()))?;
                 (Security::StartTls(parameters), 587)
             }
-            ("smtps", None) => (Security::Wrapper(tls_connector()?), 465),
+            ("smtps", None) => (Security::Wrapper(tls_connector(ca)?), 465),
             _ => return Err(bad("use smtp://, smtp://…?tls=required or smtps://")),
         };
         let decode = |s: &str| {
@@ -254,11 +262,25 @@ fn refusal(e: &lettre::transport::smtp::Error) -> Refusal {
     }
 }
 
-/// TLS for `smtps://`: rustls with ring and Mozilla's roots, as lettre's STARTTLS uses.
-fn tls_connector() -> anyhow::Result<tokio_rustls::TlsConnector> {
-    let roots = rustls::RootCertStore {
+/// TLS for `smtps://`: rustls with ring and Mozilla's roots, as lettre's STARTTLS uses,
+/// and the certificates of `ca` (PEM) besides.
+fn tls_connector(ca: Option<&[u8]>) -> anyhow::Result<tokio_rustls::TlsConnector> {
+    use rustls::pki_types::{CertificateDer, pem::PemObject as _};
+    let mut roots = rustls::RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
     };
+    if let Some(pem) = ca {
+        let mut added = 0;
+        for certificate in CertificateDer::pem_slice_iter(pem) {
+            let certificate = certificate
+                .map_err(|e| anyhow::anyhow!("SMTP_CA_FILE is not readable PEM: {e}"))?;
+            roots
+                .add(certificate)
+                .map_err(|e| anyhow::anyhow!("SMTP_CA_FILE holds an unusable certificate: {e}"))?;
+            added += 1;
+        }
+        anyhow::ensure!(added > 0, "SMTP_CA_FILE holds no PEM certificate");
+    }
     let config = rustls::ClientConfig::builder_with_provider(Arc::new(
         rustls::crypto::ring::default_provider(),
     ))

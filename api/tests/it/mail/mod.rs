@@ -9,6 +9,7 @@ mod broadcast;
 mod delivery;
 mod newsletter;
 pub mod smtp;
+mod tls;
 
 use crate::common::TestApp;
 use api::config::Config;

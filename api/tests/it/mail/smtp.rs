@@ -5,7 +5,7 @@ use std::net::{SocketAddr, TcpListener};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use smtp_sink::{Handler, Response, response};
+use smtp_sink::{Handler, Open, Response, Tls, response};
 
 /// How the server answers the end of a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,6 +179,7 @@ impl Handler for Session {
 pub struct Smtp {
     pub addr: SocketAddr,
     shared: Arc<Mutex<Shared>>,
+    open: Open,
 }
 
 impl Smtp {
@@ -188,6 +189,20 @@ impl Smtp {
 
     /// On a port chosen before (to bring a server "back" where one was down).
     pub fn on(listener: TcpListener) -> Smtp {
+        Smtp::speaking(listener, Tls::None)
+    }
+
+    /// A server on loopback that speaks TLS as `tls` says.
+    pub fn start_tls(tls: Tls) -> Smtp {
+        Smtp::speaking(TcpListener::bind("127.0.0.1:0").unwrap(), tls)
+    }
+
+    /// Closes every connection clients hold open, as a server that drops idle clients does.
+    pub fn hang_up(&self) {
+        self.open.hang_up();
+    }
+
+    fn speaking(listener: TcpListener, tls: Tls) -> Smtp {
         let addr = listener.local_addr().unwrap();
         let shared = Arc::new(Mutex::new(Shared::default()));
         let handler = Session {
@@ -196,8 +211,12 @@ impl Smtp {
             to: Vec::new(),
             data: Vec::new(),
         };
-        std::thread::spawn(move || smtp_sink::serve(listener, "smtp.test", handler));
-        Smtp { addr, shared }
+        let open = Open::default();
+        let theirs = open.clone();
+        std::thread::spawn(move || {
+            smtp_sink::serve_tls(listener, "smtp.test", handler, tls, theirs);
+        });
+        Smtp { addr, shared, open }
     }
 
     pub fn url(&self) -> String {
