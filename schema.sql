@@ -592,3 +592,62 @@ CREATE TABLE mail_suppressions (
     created_by INTEGER REFERENCES users (id),
     created_at TEXT NOT NULL
 ) WITHOUT ROWID;
+
+-- Events (town halls, petitioning shifts, meetings) and their RSVPs (V17). Seats are
+-- counted, never stored: an event's taken seats are the going RSVPs' parties (1 + guests),
+-- summed inside the one writer, so two RSVPs for the last seat cannot both get it.
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY,
+    slug TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    -- Sanitised HTML, from the blog's editor.
+    description TEXT NOT NULL DEFAULT '',
+    kind TEXT NOT NULL CHECK (kind IN ('town_hall', 'petitioning_shift', 'meeting', 'other')),
+    status TEXT NOT NULL DEFAULT 'draft' CHECK (status IN ('draft', 'published', 'cancelled')),
+    -- Instants (UTC); `time_zone` (IANA) is how they are shown and put in calendars.
+    starts_at TEXT NOT NULL,
+    ends_at TEXT NOT NULL,
+    time_zone TEXT NOT NULL,
+    venue TEXT,
+    online INTEGER NOT NULL DEFAULT 0 CHECK (online IN (0, 1)),
+    -- Private: only in attendees' mail and pages, never in public files.
+    video_link TEXT,
+    -- Seats, counting guests; none is unlimited.
+    capacity INTEGER CHECK (capacity IS NULL OR capacity > 0),
+    rsvp_deadline TEXT,
+    waitlist INTEGER NOT NULL DEFAULT 1 CHECK (waitlist IN (0, 1)),
+    -- iCalendar SEQUENCE: one more for each change of time or place.
+    sequence INTEGER NOT NULL DEFAULT 0,
+    cancel_message TEXT,
+    created_by INTEGER REFERENCES users (id),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    CHECK (ends_at > starts_at)
+);
+
+CREATE INDEX events_upcoming ON events (status, starts_at);
+
+CREATE TABLE event_rsvps (
+    id INTEGER PRIMARY KEY,
+    event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    -- The address's row (its person); one RSVP per address per event.
+    email_id INTEGER REFERENCES supporter_emails (id),
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    zip_code TEXT NOT NULL,
+    phone TEXT,
+    phone_e164 TEXT,
+    guests INTEGER NOT NULL DEFAULT 0 CHECK (guests BETWEEN 0 AND 4),
+    status TEXT NOT NULL CHECK (status IN ('going', 'waitlisted', 'cancelled')),
+    -- Marked by staff after the start: 1 attended, 0 no-show.
+    attended INTEGER CHECK (attended IN (0, 1)),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    -- Place in the waitlist (arrival order).
+    waitlisted_at TEXT,
+    reminded_at TEXT,
+    UNIQUE (event_id, email_id)
+);
+
+CREATE INDEX event_rsvps_waitlist ON event_rsvps (event_id, waitlisted_at, id)
+WHERE status = 'waitlisted';

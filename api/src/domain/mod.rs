@@ -8,6 +8,7 @@ pub mod clock;
 pub mod directory;
 pub mod donations;
 pub mod erasure;
+pub mod events;
 pub mod export;
 pub mod mail;
 pub mod people;
