@@ -56,6 +56,12 @@ pub fn build(opts: &BuildOptions, renderer: &dyn Renderer) -> Result<Report> {
         pages_written?;
         posts
     })?;
+    // After Take Action is written: the events fill in its "next events" section.
+    crate::events::write_all(
+        &site,
+        &crate::events::Events::load(&opts.database())?,
+        jiff::Timestamp::now(),
+    )?;
     // Only after a whole build: what it did not use, no build needs.
     crate::output::prune_cache(&opts.cache_dir, &output.cache_used());
 

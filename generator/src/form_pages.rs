@@ -66,7 +66,7 @@ pub fn problem_html(form: &Form, problem: &Problem, texts: Option<&TextConsent>)
             .iter()
             .rev()
             .find(|(n, _)| n == name)
-            .map_or("", |(_, v)| v.as_str())
+            .map_or(String::new(), |(_, v)| v.clone())
     };
     let back = if is_local_path(&problem.back) {
         problem.back.as_str()
@@ -83,24 +83,72 @@ pub fn problem_html(form: &Form, problem: &Problem, texts: Option<&TextConsent>)
         attr(form.action),
         attr(back)
     ));
+    html.push_str(&fields_html(
+        form,
+        "problem",
+        &value_of,
+        problem.field,
+        texts,
+    ));
+    html.push_str("</form>");
+    html.push_str(&back_link(back, "Back to the page you were on"));
+    html
+}
+
+/// `form`'s fields (values from `value_of`, `invalid` marked), its honeypot and its button,
+/// with ids starting `{prefix}-`.
+fn fields_html(
+    form: &Form,
+    prefix: &str,
+    value_of: &dyn Fn(&str) -> String,
+    invalid: Option<&str>,
+    texts: Option<&TextConsent>,
+) -> String {
+    let mut html = String::new();
     for field in form.fields {
-        let invalid = problem.field == Some(field.name);
         let value = value_of(field.name);
+        let value = value.as_str();
         html.push_str(&match field.kind {
             Kind::Consent => consent_html(
+                prefix,
                 field,
                 field.check(Some(value)) == Ok(Some(TICKED.into())),
                 texts,
             ),
-            _ => field_html(field, value, invalid),
+            Kind::Hidden => format!(
+                r#"<input type="hidden" name="{}" value="{}">"#,
+                field.name,
+                attr(value)
+            ),
+            _ => field_html(prefix, field, value, invalid == Some(field.name)),
         });
     }
     html.push_str(&format!(
-        r#"<div class="honeypot" aria-hidden="true"><label for="problem-{HONEYPOT}">Leave this field empty</label><input id="problem-{HONEYPOT}" name="{HONEYPOT}" type="text" tabindex="-1" autocomplete="off"></div><button type="submit" class="btn btn-primary w-full text-base sm:w-auto">{}</button></form>"#,
+        r#"<div class="honeypot" aria-hidden="true"><label for="{prefix}-{HONEYPOT}">Leave this field empty</label><input id="{prefix}-{HONEYPOT}" name="{HONEYPOT}" type="text" tabindex="-1" autocomplete="off"></div><button type="submit" class="btn btn-primary w-full text-base sm:w-auto">{}</button>"#,
         attr(form.texts.submit)
     ));
-    html.push_str(&back_link(back, "Back to the page you were on"));
     html
+}
+
+/// A blank `form` as plain HTML, posting without JavaScript: `hidden` fills its hidden
+/// fields (an RSVP's event), ids start `{prefix}-`.
+pub fn form_html(
+    form: &Form,
+    hidden: &[(&str, &str)],
+    texts: Option<&TextConsent>,
+    prefix: &str,
+) -> String {
+    let value_of = |name: &str| {
+        hidden
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(String::new(), |(_, v)| (*v).to_owned())
+    };
+    format!(
+        r#"<form method="post" action="{}" class="space-y-5">{}</form>"#,
+        attr(form.action),
+        fields_html(form, prefix, &value_of, None, texts)
+    )
 }
 
 /// The content of a problem page that is no longer there (it expired, or never was).
@@ -121,8 +169,8 @@ fn back_link(href: &str, label: &str) -> String {
 
 /// A box to agree to something, ticked again only if the visitor had ticked it, like the
 /// NewsletterForm island's.
-fn consent_html(field: &Field, ticked: bool, texts: Option<&TextConsent>) -> String {
-    let id = format!("problem-{}", field.name);
+fn consent_html(prefix: &str, field: &Field, ticked: bool, texts: Option<&TextConsent>) -> String {
+    let id = format!("{prefix}-{}", field.name);
     let (label, disclosure) = texts.map_or((field.label.to_owned(), String::new()), |t| {
         (t.label.clone(), t.disclosure_html())
     });
@@ -135,8 +183,8 @@ fn consent_html(field: &Field, ticked: bool, texts: Option<&TextConsent>) -> Str
 }
 
 /// One labelled input, like the islands' `FormField`.
-fn field_html(field: &Field, value: &str, invalid: bool) -> String {
-    let id = format!("problem-{}", field.name);
+fn field_html(prefix: &str, field: &Field, value: &str, invalid: bool) -> String {
+    let id = format!("{prefix}-{}", field.name);
     let mut described = Vec::new();
     if invalid {
         described.push("form-problem".to_owned());
@@ -160,7 +208,19 @@ fn field_html(field: &Field, value: &str, invalid: bool) -> String {
     if invalid {
         attrs.push_str(r#" aria-invalid="true" autofocus"#);
     }
-    let control = if field.kind == Kind::LongText {
+    let control = if field.kind == Kind::Guests {
+        let chosen = value.trim().parse::<i64>().unwrap_or(0);
+        let options: String = (0..=crate::forms::MAX_GUESTS)
+            .map(|n| {
+                format!(
+                    r#"<option value="{n}"{}>{n}</option>"#,
+                    if n == chosen { " selected" } else { "" }
+                )
+            })
+            .collect();
+        let attrs = attrs.replace(&format!(r#" maxlength="{}""#, field.max_length), "");
+        format!(r#"<select {attrs}>{options}</select>"#)
+    } else if field.kind == Kind::LongText {
         format!(
             r#"<textarea {attrs} rows="{}">{}</textarea>"#,
             field.rows.unwrap_or(5),

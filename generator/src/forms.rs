@@ -22,7 +22,14 @@ pub enum Kind {
     /// A box the visitor ticks to agree to something; never ticked for them. In JSON it is
     /// `true` (or absent, `false`, `null`); an HTML form sends its value, `yes`.
     Consent,
+    /// A value the page sets, not the visitor (the event an RSVP is for).
+    Hidden,
+    /// How many guests someone brings: a whole number from 0 to [`MAX_GUESTS`].
+    Guests,
 }
+
+/// The most guests one RSVP may bring.
+pub const MAX_GUESTS: i64 = 4;
 
 /// What a ticked [`Kind::Consent`] box reads as in [`Values`].
 pub const TICKED: &str = "yes";
@@ -220,8 +227,41 @@ pub const VOLUNTEER: Form = Form {
     },
 };
 
+/// An event's page: `{event, name, email, zipCode, phone, smsConsent, guests}`, `event`
+/// being its slug.
+pub const RSVP: Form = Form {
+    slug: "rsvp",
+    action: "/api/events/rsvp",
+    home: "/events",
+    home_label: "Events",
+    fields: &[
+        Field {
+            kind: Kind::Hidden,
+            ..Field::new("event", "Event", Kind::Hidden, 200)
+        },
+        NAME,
+        EMAIL,
+        ZIP,
+        PHONE,
+        SMS_CONSENT,
+        Field {
+            required: false,
+            hint: Some("Friends or family coming with you."),
+            ..Field::new("guests", "Guests", Kind::Guests, 1)
+        },
+    ],
+    texts: Texts {
+        submit: "RSVP",
+        pending: "Sending...",
+        success_title: "You're going!",
+        success_description: "We've e-mailed you the details with a calendar invitation.",
+        failure_title: "RSVP failed",
+        failure_fallback: "There was an error sending your RSVP. Please try again.",
+    },
+};
+
 /// Every public form.
-pub const ALL: [Form; 3] = [NEWSLETTER, CONTACT, VOLUNTEER];
+pub const ALL: [Form; 4] = [NEWSLETTER, CONTACT, VOLUNTEER, RSVP];
 
 /// Name of the hidden field bots fill in and people never see.
 pub const HONEYPOT: &str = "website";
@@ -375,6 +415,16 @@ impl Field {
             }
             Kind::Zip if !is_valid_zip(value) => {
                 Err("Please enter a valid ZIP code (5 digits, or ZIP+4).".into())
+            }
+            Kind::Guests
+                if !value
+                    .parse::<i64>()
+                    .is_ok_and(|n| (0..=MAX_GUESTS).contains(&n)) =>
+            {
+                Err(format!(
+                    "{} must be a whole number from 0 to {MAX_GUESTS}.",
+                    self.label
+                ))
             }
             _ => Ok(Some(value.to_owned())),
         }

@@ -23,6 +23,7 @@ mod build;
 pub mod config;
 pub mod content;
 pub mod donations;
+pub mod events;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixture;
 pub mod form_pages;

@@ -49,6 +49,10 @@ pub(super) fn render_index(site: &Site, blog: &Blog) -> Result<String> {
         loc: config.absolute_url(&format!("/{SITEMAP_PAGES_FILE}")),
         lastmod: None,
     })
+    .chain(std::iter::once(Url {
+        loc: config.absolute_url(&format!("/{}", crate::events::SITEMAP_FILE)),
+        lastmod: None,
+    }))
     .chain((1..=blog.sitemap_chunks()).map(|k| Url {
         loc: config.absolute_url(&format!("/{}", sitemap_chunk_file(k))),
         lastmod: chunk_lastmod(blog, k),

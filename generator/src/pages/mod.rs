@@ -256,6 +256,15 @@ fn take_action(inputs: &PageInputs) -> Page {
                 "form_props",
                 json!(FormProps::new("volunteer", forms::VOLUNTEER)),
             ),
+            // Filled in with the next events after the page is written (`events::sync`).
+            (
+                "next_events",
+                json!(format!(
+                    "{}{}",
+                    crate::events::NEXT_START,
+                    crate::events::NEXT_END
+                )),
+            ),
         ],
     )
 }

@@ -111,8 +111,8 @@ fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
     let (_tmp, opts) = project();
     let report = generator::build(&opts, &EchoRenderer).unwrap();
     // Eleven routed pages, the 404, the monthly donor's card page, the admin shell and the
-    // notice shell, then a thank-you page and a problem shell per form.
-    assert_eq!(report.pages, 20);
+    // notice shell, then a thank-you page and a problem shell per form (the RSVP's too).
+    assert_eq!(report.pages, 22);
     let expected = [
         ("leadership/index.html", vec!["AboutPage"]),
         ("issues/index.html", vec!["WebPage"]),
@@ -136,14 +136,22 @@ fn every_page_is_written_with_its_structured_data_and_listed_in_the_sitemap() {
     assert_eq!(faq["mainEntity"].as_array().unwrap().len(), 4);
     assert_eq!(faq["mainEntity"][0]["acceptedAnswer"]["text"], "No.");
 
-    // The index names the pages' sitemap (no posts yet, so no posts' sitemap).
+    // The index names the pages' sitemap and the events' (no posts yet, so no posts').
     let index = read(&opts, "sitemap.xml");
     assert_eq!(
         index.matches("<loc>").collect::<Vec<_>>().len(),
-        1,
+        2,
         "{index}"
     );
     assert!(index.contains("<loc>https://example.org/sitemap-pages.xml</loc>"));
+    assert!(index.contains("<loc>https://example.org/events/sitemap.xml</loc>"));
+    let events = read(&opts, "events/sitemap.xml");
+    assert_eq!(
+        events.matches("<loc>").count(),
+        1,
+        "/events, and no event yet: {events}"
+    );
+    assert!(events.contains("<loc>https://example.org/events</loc>"));
     let sitemap = read(&opts, "sitemap-pages.xml");
     assert_eq!(
         sitemap.matches("<loc>").count(),
