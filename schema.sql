@@ -319,7 +319,7 @@ CREATE TABLE failed_logins (
 CREATE TABLE mail_queue (
     id INTEGER PRIMARY KEY,
     event_key TEXT NOT NULL UNIQUE,
-    kind TEXT NOT NULL CHECK (kind IN ('receipt', 'refund_notice', 'staff_alert', 'newsletter_confirm', 'newsletter_welcome', 'plan_notice', 'info_request', 'broadcast_test')),
+    kind TEXT NOT NULL CHECK (kind IN ('receipt', 'refund_notice', 'staff_alert', 'newsletter_confirm', 'newsletter_welcome', 'plan_notice', 'info_request', 'broadcast_test', 'event_rsvp', 'event_update', 'event_reminder')),
     -- The person the message is about (lower case), so erasing them removes it.
     about TEXT NOT NULL,
     envelope_from TEXT NOT NULL,
@@ -651,3 +651,5 @@ CREATE TABLE event_rsvps (
 
 CREATE INDEX event_rsvps_waitlist ON event_rsvps (event_id, waitlisted_at, id)
 WHERE status = 'waitlisted';
+
+CREATE INDEX event_rsvps_going ON event_rsvps (event_id) WHERE status = 'going';

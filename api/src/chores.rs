@@ -27,6 +27,25 @@ impl AppState {
         crate::memory::release_free_memory();
     }
 
+    /// Events' timed work: the reminders now due (each exactly once), and the pages of
+    /// events whose start or RSVP deadline just passed.
+    pub async fn events_due(&self) {
+        let (mail, site, now) = (self.mail.clone(), self.site.clone(), self.clock.now());
+        match self
+            .db
+            .write(move |tx| crate::domain::events::reminders::due(&mail, &site, tx, now))
+            .await
+        {
+            Ok(0) => {}
+            Ok(n) => {
+                tracing::info!(reminders = n, "event reminders queued");
+                self.mail.wake();
+            }
+            Err(e) => tracing::warn!(error = %e, "could not queue event reminders"),
+        }
+        self.event_pages.refresh_due().await;
+    }
+
     /// Unpaid gifts keep their donor's details for [`crate::domain::erasure::RETENTION`] after they
     /// ended, then lose them; completed gifts are kept whole, as the law requires.
     pub async fn redact_unpaid_donations(&self) {

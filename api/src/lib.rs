@@ -66,6 +66,12 @@ pub fn app(state: AppState) -> BoxedFilter<(Response,)> {
         state.config.trust_proxy.clone(),
     ))
     .unify()
+    .or(pages::rsvp_links::routes(
+        links.clone(),
+        state.site.clone(),
+        state.config.trust_proxy.clone(),
+    ))
+    .unify()
     .or(pages::donor_links::routes(links))
     .unify();
     let api = warp::path::full()

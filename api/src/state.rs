@@ -46,6 +46,8 @@ pub struct AppState {
     pub previews: Arc<Previews>,
     /// Re-renders the blog's pages when posts change.
     pub rebuilder: Rebuilder,
+    /// Keeps the events' public pages in step with the database.
+    pub event_pages: crate::domain::events::pages::EventPages,
     /// Publishes scheduled posts when their time comes (`main` starts its task; tests
     /// call its pass after moving the clock).
     pub scheduler: Scheduler,
@@ -158,6 +160,12 @@ impl AppState {
             tracing::warn!(now = %clock.now(), "the test clock starts ahead");
         }
         let scheduler = Scheduler::new(db.clone(), clock.clone(), rebuilder.clone());
+        let event_pages = crate::domain::events::pages::EventPages::new(
+            rebuilder.site().cloned(),
+            db.clone(),
+            static_files.clone(),
+            clock.clone(),
+        );
         let mail = Mail::new(
             &config.mail,
             crate::domain::mail::Places {
@@ -202,6 +210,7 @@ impl AppState {
             form_problems: Arc::default(),
             previews: Arc::default(),
             rebuilder,
+            event_pages,
             scheduler,
             payments,
             charger,

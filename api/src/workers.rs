@@ -12,6 +12,8 @@
 //! - **the limit's refunder** (`domain::donations::limit_refunds`): refunds of what passed
 //!   the year's limit that a crash left unmade are made at start, the rest as a completion
 //!   rings for them;
+//! - **events** (`chores::events_due`): the reminders the day before, and the pages of
+//!   events that just started or stopped taking RSVPs, every [`EVENTS`];
 //! - **housekeeping** (`chores`): once a minute;
 //! - **`SIGHUP`**: the static files are indexed again after an outside `generator build`.
 //!
@@ -28,6 +30,10 @@ use tokio::sync::Notify;
 use crate::domain::donations::{limit_refunds, monthly::charge};
 use crate::domain::{mail, schedule};
 use crate::state::AppState;
+
+/// How often events' reminders and pages are looked at (a reminder goes within this of its
+/// time; a started event's form within this of its start).
+const EVENTS: Duration = Duration::from_secs(30);
 
 /// How often housekeeping runs.
 const HOUSEKEEPING: Duration = Duration::from_secs(60);
@@ -63,6 +69,9 @@ pub fn start_serving(state: &AppState) {
         return;
     }
     state.rebuilder.start_worker();
+    // The events' pages as they are in the database, before anyone asks.
+    let pages = state.event_pages.clone();
+    tokio::spawn(async move { pages.refresh_due().await });
     let sender = state.mail.clone();
     repeat(
         mail::sender::POLL,
@@ -104,6 +113,11 @@ pub fn start(state: &AppState) -> anyhow::Result<()> {
             }
         },
     );
+    let events = state.clone();
+    repeat(EVENTS, None, move || {
+        let events = events.clone();
+        async move { events.events_due().await }
+    });
     let keeper = state.clone();
     repeat(HOUSEKEEPING, None, move || {
         let keeper = keeper.clone();

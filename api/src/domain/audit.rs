@@ -74,6 +74,12 @@ pub enum Action {
     /// An address put on the suppression list by staff (or a complaint), or taken off it.
     Suppress,
     Unsuppress,
+    /// Staff called an event off.
+    CancelEvent,
+    /// Staff marked who came to an event.
+    Attendance,
+    /// Someone cancelled their RSVP from their link.
+    CancelRsvp,
 }
 
 impl Action {
@@ -119,6 +125,9 @@ impl Action {
             Action::BroadcastCancel => "broadcast_cancel",
             Action::Suppress => "suppress",
             Action::Unsuppress => "unsuppress",
+            Action::CancelEvent => "cancel_event",
+            Action::Attendance => "attendance",
+            Action::CancelRsvp => "cancel_rsvp",
         }
     }
 }

@@ -28,6 +28,8 @@ pub struct Erased {
     pub contacts: usize,
     pub volunteers: usize,
     pub newsletters: usize,
+    /// Their RSVPs to events (a seat they held goes to whoever waits).
+    pub rsvps: usize,
     /// Unpaid gifts whose details were removed.
     pub donations_redacted: usize,
     /// Completed gifts, kept whole as the law requires.
@@ -40,6 +42,9 @@ pub struct Erased {
     /// Their monthly plans' Stripe customers (card and address), to delete at Stripe.
     #[serde(skip)]
     pub stripe_customers: Vec<(i64, String)>,
+    /// RSVPs moved up into the seats theirs held, to be told "You're in".
+    #[serde(skip)]
+    pub moved_up: Vec<i64>,
 }
 
 impl Erased {
@@ -48,6 +53,8 @@ impl Erased {
         self.contacts += other.contacts;
         self.volunteers += other.volunteers;
         self.newsletters += other.newsletters;
+        self.rsvps += other.rsvps;
+        self.moved_up.extend(other.moved_up);
         self.donations_redacted += other.donations_redacted;
         self.donations_kept += other.donations_kept;
         self.donations_in_progress += other.donations_in_progress;
@@ -118,12 +125,14 @@ pub fn erase(
     let gifts = rows_of(tx, "donations", "donor_email", &email)?;
     let plans = rows_of(tx, "donation_plans", "donor_email", &email)?;
     let mail = rows_of(tx, "mail_queue", "about", &email)?;
+    let rsvps = rows_of(tx, "event_rsvps", "email", &email)?;
     // Their numbers' consent records go with them: kept as evidence for as long as the party
     // may text a number, and after erasure it may not.
     let mut phones = Vec::new();
     for (table, ids) in [
         ("volunteer_signups", &volunteers),
         ("newsletter_signups", &newsletters),
+        ("event_rsvps", &rsvps),
     ] {
         let mut stmt = tx.prepare(&format!("SELECT phone_e164 FROM {table} WHERE id = ?1"))?;
         for id in ids {
@@ -166,6 +175,24 @@ pub fn erase(
         "DELETE FROM newsletter_signups WHERE id = ?1",
         &newsletters,
     )?;
+    // Their RSVPs go; the seats they held go to whoever waits, in line order.
+    let mut moved_up = Vec::new();
+    let mut events = Vec::new();
+    {
+        let mut stmt =
+            tx.prepare("DELETE FROM event_rsvps WHERE id = ?1 RETURNING event_id, status")?;
+        for id in &rsvps {
+            let (event, status): (i64, String) =
+                stmt.query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            if status == "going" && !events.contains(&event) {
+                events.push(event);
+            }
+        }
+    }
+    for event in events {
+        moved_up.extend(super::events::seats::promote(tx, event, now)?);
+    }
+    let rsvps = rsvps.len();
     // The messages about them go too (staff alerts quote what they wrote), but for the
     // receipts and refund notices of completed gifts, which are part of the record the law
     // keeps.
@@ -213,11 +240,13 @@ pub fn erase(
         contacts,
         volunteers,
         newsletters,
+        rsvps,
         donations_redacted,
         donations_kept: count("completed")?,
         donations_in_progress: count("pending")?,
         mail: removed_mail,
         stripe_customers,
+        moved_up,
     })
 }
 
@@ -289,11 +318,13 @@ mod tests {
                 contacts: 1,
                 volunteers: 1,
                 newsletters: 1,
+                rsvps: 0,
                 donations_redacted: 1,
                 donations_kept: 1,
                 donations_in_progress: 1,
                 mail: Vec::new(),
                 stripe_customers: Vec::new(),
+                moved_up: Vec::new(),
             }
         );
         let rows: Vec<(i64, String, String, Option<String>)> = db

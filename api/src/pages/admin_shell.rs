@@ -1,6 +1,7 @@
 //! The admin app's addresses: `/admin`, `/admin/dashboard`, `/admin/security`,
 //! `/admin/invite`, `/admin/reset`, `/admin/suppressions`, `/admin/blog/{id}`,
-//! `/admin/blog/{id}/mail`, `/admin/broadcasts/{id}` and `/admin/person/{id}` all
+//! `/admin/blog/{id}/mail`, `/admin/broadcasts/{id}`, `/admin/person/{id}`,
+//! `/admin/events/{id}` and `/admin/events/{id}/attendees` all
 //! answer the one shell the generator writes ([`generator::pages::ADMIN_SHELL`]); the
 //! React app in it decides what to show. Never stored by a browser or proxy (it is the way
 //! into staff data) and never indexed.
@@ -41,6 +42,14 @@ pub fn routes(files: Arc<StaticFiles>) -> BoxedFilter<(Response,)> {
             .untuple_one())
         .unify()
         .or(warp::path!("admin" / "person" / String)
+            .map(|_id: String| ())
+            .untuple_one())
+        .unify()
+        .or(warp::path!("admin" / "events" / String)
+            .map(|_id: String| ())
+            .untuple_one())
+        .unify()
+        .or(warp::path!("admin" / "events" / String / "attendees")
             .map(|_id: String| ())
             .untuple_one())
         .unify();

@@ -11,6 +11,7 @@ pub(crate) mod newsletter_links;
 mod notice;
 pub(crate) mod plan_links;
 pub mod previews;
+pub(crate) mod rsvp_links;
 pub(crate) mod uploads;
 
 pub use notice::Links;

@@ -4,6 +4,7 @@ pub mod admin;
 pub mod blogs;
 pub mod contact;
 pub mod donations;
+pub mod events;
 mod mail_complaints;
 pub mod monthly;
 pub mod newsletter;
@@ -24,6 +25,8 @@ pub fn api(state: AppState) -> BoxedFilter<(Response,)> {
         .or(contact::routes(state.clone()))
         .unify()
         .or(volunteer::routes(state.clone()))
+        .unify()
+        .or(events::routes(state.clone()))
         .unify()
         .or(admin::routes(state.clone()))
         .unify()

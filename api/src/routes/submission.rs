@@ -91,10 +91,32 @@ struct Post {
     body: Result<Bytes, ApiError>,
 }
 
+/// What a stored submission is answered with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Accepted {
+    /// Whether it made a new record (`201` rather than `200`).
+    pub created: bool,
+    /// The JSON answer's `message` (the form's success title when `None`).
+    pub message: Option<&'static str>,
+    /// Where a post without JavaScript goes (the form's thank-you page when `None`).
+    pub page: Option<&'static str>,
+}
+
+impl From<bool> for Accepted {
+    fn from(created: bool) -> Accepted {
+        Accepted {
+            created,
+            message: None,
+            page: None,
+        }
+    }
+}
+
 /// `POST {form.action}` for a public form: checks the submission with `form`'s rules and
-/// passes it, with `context`, to `store`, which returns whether it made a new record. A bot
-/// caught by the honeypot is answered like anyone else but never reaches `store`.
-pub fn form_route<C, F, Fut>(
+/// passes it, with `context`, to `store`, which says how to answer (whether it made a new
+/// record, or an [`Accepted`]). A bot caught by the honeypot is answered like anyone else
+/// but never reaches `store`.
+pub fn form_route<C, F, Fut, R>(
     form: Form,
     gate: Gate,
     context: C,
@@ -103,15 +125,24 @@ pub fn form_route<C, F, Fut>(
 where
     C: Clone + Send + Sync + 'static,
     F: Fn(C, Values, Submitter) -> Fut + Clone + Send + Sync + 'static,
-    Fut: Future<Output = Result<bool, ApiError>> + Send + 'static,
+    Fut: Future<Output = Result<R, ApiError>> + Send + 'static,
+    R: Into<Accepted>,
 {
     let path = form
         .action
         .strip_prefix("/api/")
         .expect("form actions are under /api/");
     let trust_proxy = gate.trust_proxy.clone();
-    warp::path(path)
-        .and(warp::path::end())
+    // The whole rest of the path, which may have several segments (`events/rsvp`).
+    warp::path::tail()
+        .and_then(move |tail: warp::path::Tail| async move {
+            if tail.as_str() == path {
+                Ok(())
+            } else {
+                Err(warp::reject::not_found())
+            }
+        })
+        .untuple_one()
         .and(warp::post())
         .and(same_origin(trust_proxy.clone()))
         .and(post(trust_proxy.clone()))
@@ -123,11 +154,19 @@ where
                 let outcome = submit(&form, &gate.limiter, post, || context, store).await;
                 Ok::<_, Rejection>(match encoding {
                     Encoding::Json => match outcome {
-                        Ok(created) => accepted(created, form.texts.success_title),
+                        Ok(done) => accepted(
+                            done.created,
+                            done.message.unwrap_or(form.texts.success_title),
+                        ),
                         Err(refusal) => return Err(Rejection::from(refusal.error)),
                     },
                     Encoding::UrlEncoded => match outcome {
-                        Ok(_) => see_other(&form_pages::thank_you_url(&form)),
+                        Ok(done) => see_other(
+                            &done
+                                .page
+                                .map(str::to_owned)
+                                .unwrap_or_else(|| form_pages::thank_you_url(&form)),
+                        ),
                         Err(refusal) => {
                             let back = refusal
                                 .back
@@ -212,17 +251,18 @@ impl Refusal {
     }
 }
 
-/// Checks a post and stores it; `Ok(created)` once it is safe in the database.
-async fn submit<C, F, Fut>(
+/// Checks a post and stores it; `Ok(answer)` once it is safe in the database.
+async fn submit<C, F, Fut, R>(
     form: &Form,
     limiter: &FormLimiter,
     post: Post,
     context: impl FnOnce() -> C,
     store: F,
-) -> Result<bool, Refusal>
+) -> Result<Accepted, Refusal>
 where
     F: Fn(C, Values, Submitter) -> Fut,
-    Fut: Future<Output = Result<bool, ApiError>>,
+    Fut: Future<Output = Result<R, ApiError>>,
+    R: Into<Accepted>,
 {
     let bytes = post.body.map_err(Refusal::new)?;
     let (body, values, back) = match post.encoding {
@@ -273,7 +313,7 @@ where
     }
     if forms::is_bot(&body) {
         tracing::info!(ip = %post.ip, form = form.slug, "honeypot filled; not stored");
-        return Ok(true);
+        return Ok(true.into());
     }
     let submitter = Submitter {
         ip: post.ip,
@@ -281,6 +321,7 @@ where
     };
     store(context(), checked, submitter)
         .await
+        .map(Into::into)
         .map_err(|error| refuse(error, None))
 }
 

@@ -289,3 +289,45 @@ async fn a_large_photo_is_stored_at_2560_px() {
         assert_eq!((img.width(), img.height()), stored, "{name}");
     }
 }
+
+/// Who runs events may put images in an event's description, through the events' own
+/// address (with the same checks), and still may not upload as a post's writer.
+#[tokio::test]
+async fn an_organizer_uploads_an_events_image_through_the_events_address_only() {
+    let app = TestApp::new();
+    let organizer = crate::staff::member(
+        &app,
+        api::domain::staff::Role::Organizer,
+        "org@party.example",
+    )
+    .await
+    .token;
+    let body = multipart(
+        "image",
+        "hall.png",
+        "image/png",
+        &encoded(image::ImageFormat::Png, 80, 60),
+    );
+    assert_eq!(upload(&app, &organizer, body.clone()).await.status(), 403);
+    let res = warp::test::request()
+        .method("POST")
+        .path("/api/admin/events/upload-image")
+        .header("authorization", format!("Bearer {organizer}"))
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .body(body)
+        .reply(&app.app)
+        .await;
+    assert_eq!(res.status(), 200, "{:?}", res.body());
+    let url = TestApp::json(&res)["url"].as_str().unwrap().to_owned();
+    let image = app.get(&url).await;
+    assert_eq!(image.status(), 200, "{url}");
+    assert!(
+        image.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("image/")
+    );
+}

@@ -126,8 +126,11 @@ impl TestApp {
     pub async fn restart(self, before_start: impl FnOnce(&AppState)) -> TestApp {
         let (opts, adjust) = self.site.expect("restart is for apps made with with_site");
         let dir = self._dir;
+        // The Owner's browser is the same one: it signs in again as it did.
+        let owner = self.owner;
         drop((self.app, self.state, self.db));
-        let app = TestApp::start_site(dir, opts, adjust).await;
+        let mut app = TestApp::start_site(dir, opts, adjust).await;
+        app.owner = owner;
         before_start(&app.state);
         app
     }
@@ -408,6 +411,17 @@ pub const ADMIN_ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/admin/sms-opt-outs"),
     ("POST", "/api/admin/sms-opt-ins"),
     ("GET", "/api/admin/mail"),
+    ("GET", "/api/admin/events"),
+    ("POST", "/api/admin/events/upload-image"),
+    ("POST", "/api/admin/events"),
+    ("GET", "/api/admin/events/1"),
+    ("PUT", "/api/admin/events/1"),
+    ("DELETE", "/api/admin/events/1"),
+    ("POST", "/api/admin/events/1/publish"),
+    ("POST", "/api/admin/events/1/cancel"),
+    ("GET", "/api/admin/events/1/rsvps"),
+    ("GET", "/api/admin/events/1/rsvps/export"),
+    ("PUT", "/api/admin/events/1/rsvps/1/attended"),
     ("GET", "/api/admin/blogs"),
     ("GET", "/api/admin/blogs/export"),
     ("POST", "/api/admin/blogs"),

@@ -13,6 +13,7 @@ mod blog_schedule;
 mod blog_site;
 mod contact_and_volunteer;
 mod donations;
+mod events;
 mod html_forms;
 mod mail;
 mod newsletter;

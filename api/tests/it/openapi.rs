@@ -12,6 +12,8 @@ const PUBLIC_ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/newsletter-signup"),
     ("POST", "/api/contact"),
     ("POST", "/api/volunteer"),
+    ("POST", "/api/events/rsvp"),
+    ("GET", "/api/events/an-event/spots"),
     ("GET", "/api/blogs"),
     ("GET", "/api/blogs/a-post"),
     ("GET", "/api/donations/config"),
@@ -163,6 +165,7 @@ async fn the_form_schemas_are_the_servers_rules() {
         ("NewsletterSignup", generator::forms::NEWSLETTER),
         ("ContactMessage", generator::forms::CONTACT),
         ("VolunteerSignup", generator::forms::VOLUNTEER),
+        ("EventRsvp", generator::forms::RSVP),
     ] {
         let s = &doc["components"]["schemas"][schema];
         assert_eq!(s["additionalProperties"], false, "{schema}");

@@ -1,8 +1,16 @@
-//! Events (town halls, petitioning shifts, meetings) and RSVPs to them (issue 39).
+//! Events (town halls, petitioning shifts, meetings) and RSVPs to them (issue 39); see
+//! docs/events.md.
 //!
-//! So far the seats ([`seats`]): who is going, who waits, and who moves up when a seat
-//! frees. The staff screens, the public pages, the calendar files and the mail build on it.
+//! - [`seats`]: who is going, who waits, and who moves up when a seat frees;
+//! - [`admin`]: staff's reads and writes of events, and the checks on what they send;
+//! - [`mail`]: every message an RSVP brings, with its calendar invitation;
+//! - [`reminders`]: the reminder the day before, exactly once;
+//! - [`pages`]: the public pages, kept in step with the database.
 
+pub mod admin;
+pub mod mail;
+pub mod pages;
+pub mod reminders;
 pub mod seats;
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use crate::domain::clock::sql_time;
 use crate::domain::people;
 
 /// The most guests one RSVP may bring.
-pub const MAX_GUESTS: i64 = 4;
+pub use generator::forms::MAX_GUESTS;
 
 /// What an RSVP asks for.
 #[derive(Debug, Clone)]
@@ -86,14 +86,23 @@ pub fn left(conn: &Connection, event: i64) -> rusqlite::Result<Option<i64>> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
     pub standing: Standing,
+    /// What the visitor is told: what anyone asking for this party would have got, whether
+    /// or not the address had RSVPed before (no one learns who is going). It differs from
+    /// `standing` only for an address already going when the event is full; their mail
+    /// tells them the truth.
+    pub answer: Standing,
     pub moved_up: Vec<i64>,
+    /// The RSVP stored or changed.
+    pub rsvp: Option<i64>,
 }
 
 impl From<Standing> for Outcome {
     fn from(standing: Standing) -> Outcome {
         Outcome {
             standing,
+            answer: standing,
             moved_up: Vec::new(),
+            rsvp: None,
         }
     }
 }
@@ -127,17 +136,37 @@ pub fn rsvp(
         Some(capacity) => taken(conn, event, own)? + 1 + guests <= capacity,
         None => true,
     };
+    let answer = match found.capacity {
+        Some(capacity) if taken(conn, event, None)? + 1 + guests > capacity => {
+            if found.waitlist {
+                Standing::Waitlisted
+            } else {
+                Standing::Full
+            }
+        }
+        _ => Standing::Going,
+    };
     let was_going = matches!(&existing, Some((_, status)) if status == "going");
     let standing = if fits {
         Standing::Going
     } else if was_going {
         // Going, and asked for more seats than are left: keeps the ones it has rather than
         // losing its own place.
-        return Ok(Standing::Going.into());
+        return Ok(Outcome {
+            standing: Standing::Going,
+            answer,
+            moved_up: Vec::new(),
+            rsvp: own,
+        });
     } else if found.waitlist {
         Standing::Waitlisted
     } else {
-        return Ok(Standing::Full.into());
+        return Ok(Outcome {
+            standing: Standing::Full,
+            answer,
+            moved_up: Vec::new(),
+            rsvp: own,
+        });
     };
     let status = if standing == Standing::Going {
         "going"
@@ -146,7 +175,7 @@ pub fn rsvp(
     };
     let phone_e164 = request.phone.and_then(generator::forms::e164);
     let mut moved_up = Vec::new();
-    match existing {
+    let stored = match existing {
         Some((id, previous)) => {
             // One waiting already keeps its place; one newly waiting joins the end.
             conn.prepare_cached(
@@ -171,6 +200,7 @@ pub fn rsvp(
             if previous == "going" {
                 moved_up = promote(conn, event, now)?;
             }
+            id
         }
         None => {
             conn.prepare_cached(
@@ -191,9 +221,15 @@ pub fn rsvp(
                 status,
                 at
             ])?;
+            conn.last_insert_rowid()
         }
-    }
-    Ok(Outcome { standing, moved_up })
+    };
+    Ok(Outcome {
+        standing,
+        answer,
+        moved_up,
+        rsvp: Some(stored),
+    })
 }
 
 /// Cancels RSVP `id` (from its link, or by staff) and moves up whoever now fits; returns

@@ -37,6 +37,16 @@ pub struct Draft<'a> {
     /// `<…@…>`, made once when the message is queued.
     pub message_id: String,
     pub date: Timestamp,
+    /// An invitation (RFC 5546: `REQUEST` or `CANCEL`) attached as `event.ics`.
+    pub calendar: Option<Calendar>,
+}
+
+/// A calendar file a message carries.
+#[derive(Debug, Clone)]
+pub struct Calendar {
+    /// `REQUEST` or `CANCEL`.
+    pub method: &'static str,
+    pub ics: String,
 }
 
 /// A built message: its bytes and who the SMTP envelope names.
@@ -93,6 +103,20 @@ pub fn build(from: &Mailbox, draft: Draft<'_>) -> Result<Built, Unbuildable> {
                 .header(ContentType::TEXT_HTML)
                 .body(draft.html),
         );
+    let body = match draft.calendar {
+        // The invitation both as an attachment (which every client offers to open) and
+        // named by its method, which calendar clients read to add, move or remove it.
+        Some(calendar) => {
+            let kind = format!("text/calendar; charset=utf-8; method={}", calendar.method);
+            let kind = ContentType::parse(&kind).map_err(|e| Unbuildable(e.to_string()))?;
+            MultiPart::mixed().multipart(body).singlepart(
+                lettre::message::Attachment::new("event.ics".into())
+                    // As bytes: sent base64, its CRLF line ends (RFC 5545) kept exactly.
+                    .body(calendar.ics.into_bytes(), kind),
+            )
+        }
+        None => body,
+    };
     let message = builder
         .multipart(body)
         .map_err(|e| Unbuildable(e.to_string()))?;

@@ -233,6 +233,43 @@ impl Mail {
         body: &str,
         unsubscribe: Option<&str>,
     ) -> Option<Built> {
+        self.compose_draft(
+            kind,
+            message_id,
+            to,
+            reply_to,
+            subject,
+            body,
+            unsubscribe,
+            None,
+        )
+    }
+
+    /// [`Mail::compose`] for a message that carries a calendar invitation (an event's).
+    pub fn compose_invitation(
+        &self,
+        kind: queue::Kind,
+        to: Person<'_>,
+        subject: &str,
+        body: &str,
+        calendar: Option<message::Calendar>,
+    ) -> Option<Built> {
+        let id = self.message_id(kind);
+        self.compose_draft(kind, id, to, None, subject, body, None, calendar)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn compose_draft(
+        &self,
+        kind: queue::Kind,
+        message_id: String,
+        to: Person<'_>,
+        reply_to: Option<Person<'_>>,
+        subject: &str,
+        body: &str,
+        unsubscribe: Option<&str>,
+        calendar: Option<message::Calendar>,
+    ) -> Option<Built> {
         let text = format!("{body}\n\n-- \n{}\n", self.fill(&self.texts.footer, &[]));
         let html = message::html_of(&text, &self.site_url);
         let draft = Draft {
@@ -245,6 +282,7 @@ impl Mail {
             unsubscribe_mailto: None,
             message_id,
             date: self.clock.now(),
+            calendar,
         };
         match message::build(&self.from, draft) {
             Ok(built) => Some(built),

@@ -31,6 +31,12 @@ pub enum Kind {
     InfoRequest,
     /// A test copy of a post to be mailed to the list, to the staff member who asked.
     BroadcastTest,
+    /// To someone who RSVPed: going, waiting, or moved up from the waitlist.
+    EventRsvp,
+    /// To those going or waiting: the event's time or place changed, or it was cancelled.
+    EventUpdate,
+    /// The day before, to those going.
+    EventReminder,
 }
 
 impl Kind {
@@ -44,6 +50,9 @@ impl Kind {
             Kind::PlanNotice => "plan_notice",
             Kind::InfoRequest => "info_request",
             Kind::BroadcastTest => "broadcast_test",
+            Kind::EventRsvp => "event_rsvp",
+            Kind::EventUpdate => "event_update",
+            Kind::EventReminder => "event_reminder",
         }
     }
 }

@@ -208,6 +208,16 @@ impl Tokens {
         format!("{id}-{mac}")
     }
 
+    /// The token of RSVP `id`'s own page (its `email`): where it is seen and cancelled.
+    pub fn rsvp(&self, id: i64, email: &str) -> String {
+        let mac = self.mac(&["rsvp", &id.to_string(), &email.to_lowercase()]);
+        format!("{id}-{mac}")
+    }
+
+    pub fn check_rsvp(&self, token: &str, id: i64, email: &str) -> bool {
+        same(token, &self.rsvp(id, email))
+    }
+
     /// The token of plan `id`'s cancel link (its donor's `email`).
     pub fn plan_cancel(&self, id: i64, email: &str) -> String {
         let mac = self.mac(&["plan-cancel", &id.to_string(), &email.to_lowercase()]);

@@ -36,10 +36,14 @@ pub enum Cap {
     UsersResetFactors,
     OwnersManage,
     ServiceTokensManage,
+    /// Create, change, publish and cancel events.
+    EventsManage,
+    /// See who RSVPed to events, mark who came, export the list.
+    EventsAttendees,
 }
 
 impl Cap {
-    pub const ALL: [Cap; 25] = [
+    pub const ALL: [Cap; 27] = [
         Cap::Account,
         Cap::SubmissionsRead,
         Cap::SubmissionsExport,
@@ -65,6 +69,8 @@ impl Cap {
         Cap::UsersResetFactors,
         Cap::OwnersManage,
         Cap::ServiceTokensManage,
+        Cap::EventsManage,
+        Cap::EventsAttendees,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -94,6 +100,8 @@ impl Cap {
             Cap::UsersResetFactors => "users.reset_factors",
             Cap::OwnersManage => "owners.manage",
             Cap::ServiceTokensManage => "service_tokens.manage",
+            Cap::EventsManage => "events.manage",
+            Cap::EventsAttendees => "events.attendees",
         }
     }
 
@@ -129,6 +137,8 @@ impl Cap {
             Cap::UsersResetFactors => "reset another user's second factors",
             Cap::OwnersManage => "manage Owners",
             Cap::ServiceTokensManage => "manage service tokens",
+            Cap::EventsManage => "manage events",
+            Cap::EventsAttendees => "see who is coming to events",
         }
     }
 
@@ -164,6 +174,8 @@ const ORGANIZER: &[Cap] = &[
     PeopleRead,
     PeopleMerge,
     MailSuppressions,
+    EventsManage,
+    EventsAttendees,
 ];
 const TREASURER: &[Cap] = &[
     Account,

@@ -269,6 +269,7 @@ async fn test(state: AppState, admin: Admin, body: Message) -> Result<Response, 
             mail.from.email.domain()
         ),
         date: state.clock.now(),
+        calendar: None,
     };
     let built = build(&mail.from, draft)
         .map_err(|e| ApiError::BadRequest(format!("Your address cannot receive mail: {e}")))?;

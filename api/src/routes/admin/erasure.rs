@@ -62,6 +62,7 @@ pub(super) async fn erase_addresses(
     target: String,
 ) -> Result<Response, Rejection> {
     let (mail, now, by) = (ledger.mail.clone(), ledger.clock.now(), admin.by());
+    let site = ledger.site.clone();
     let done = ledger
         .db
         .write(move |tx| {
@@ -85,6 +86,17 @@ pub(super) async fn erase_addresses(
                 mailed.push((who.clone(), erased.mail.clone()));
                 all.add(erased);
             }
+            // Whoever moved up into a seat an erased RSVP held hears so.
+            for id in &all.moved_up {
+                crate::domain::events::mail::queue(
+                    &mail,
+                    &site,
+                    tx,
+                    *id,
+                    crate::domain::events::mail::Note::MovedUp,
+                    now,
+                )?;
+            }
             audit::record(tx, Action::Erase, Some(&target), by)?;
             Ok(Some((all, mailed)))
         })
@@ -92,6 +104,9 @@ pub(super) async fn erase_addresses(
     let Some((erased, mailed)) = done else {
         return Err(ApiError::NotFound("There is no such person.".into()).into());
     };
+    if !erased.moved_up.is_empty() {
+        ledger.mail.wake();
+    }
     // Gone from the database's files too, not only from its tables.
     if let Err(e) = ledger.db.forget_deleted().await {
         tracing::warn!(error = %e, "erased rows may stay in the database's log until the next checkpoint");

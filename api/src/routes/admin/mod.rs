@@ -11,6 +11,7 @@ mod downloads;
 #[cfg(test)]
 mod editor_rules;
 mod erasure;
+mod events;
 mod links;
 mod mail;
 mod monthly;
@@ -75,6 +76,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .or(test_clock::routes(state.clone()))
         .unify()
         .or(sms_opt_outs::routes(state.clone()))
+        .unify()
+        .or(events::routes(state.clone()))
         .unify()
         .or(blogs::routes(state))
         .unify();

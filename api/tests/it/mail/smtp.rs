@@ -55,22 +55,26 @@ impl Received {
         self.part("text/html")
     }
 
-    /// The part of type `content_type`, decoded.
-    fn part(&self, content_type: &str) -> String {
+    /// The part of type `content_type`, decoded (in a message of nested parts too: it ends
+    /// at the first boundary of any of them).
+    pub fn part(&self, content_type: &str) -> String {
         let start = self
             .data
             .find(&format!("Content-Type: {content_type}"))
             .expect("a part of that type");
         let part = &self.data[start..];
         let body_start = part.find("\r\n\r\n").unwrap() + 4;
-        let boundary = self
+        let boundaries: Vec<&str> = self
             .data
             .split("boundary=\"")
-            .nth(1)
-            .and_then(|rest| rest.split('"').next())
-            .expect("a multipart message");
-        let end = part[body_start..]
-            .find(&format!("\r\n--{boundary}"))
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        assert!(!boundaries.is_empty(), "a multipart message");
+        let end = boundaries
+            .iter()
+            .filter_map(|b| part[body_start..].find(&format!("\r\n--{b}")))
+            .min()
             .unwrap()
             + body_start;
         let raw = &part[body_start..end];

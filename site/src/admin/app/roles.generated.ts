@@ -15,4 +15,4 @@ export const ROLE_LABELS = {
 } as const;
 
 /** Every capability a route may name (`x-capability` in api/openapi.json). */
-export const CAPABILITIES = ["account","submissions.read","submissions.export","submissions.delete","texts.manage","people.read","people.merge","donations.read","donations.export","donations.refund","monthly.cancel","contributors.decide","posts.write_own","posts.write_any","posts.publish_own","posts.publish_any","erase","audit.read","mail.read","mail.broadcast","mail.suppressions","users.manage","users.reset_factors","owners.manage","service_tokens.manage"] as const;
+export const CAPABILITIES = ["account","submissions.read","submissions.export","submissions.delete","texts.manage","people.read","people.merge","donations.read","donations.export","donations.refund","monthly.cancel","contributors.decide","posts.write_own","posts.write_any","posts.publish_own","posts.publish_any","erase","audit.read","mail.read","mail.broadcast","mail.suppressions","users.manage","users.reset_factors","owners.manage","service_tokens.manage","events.manage","events.attendees"] as const;

@@ -284,6 +284,7 @@ impl Mail {
                 self.from.email.domain()
             ),
             date: self.clock.now(),
+            calendar: None,
         };
         match build(&self.from, draft) {
             Ok(built) => Some(Message {

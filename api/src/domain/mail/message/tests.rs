@@ -26,6 +26,7 @@ fn draft<'a>(name: &'a str, email: &'a str, subject: &'a str) -> Draft<'a> {
         unsubscribe_mailto: None,
         message_id: "<test.1@party.example>".into(),
         date: Timestamp::now(),
+        calendar: None,
     }
 }
 

@@ -111,6 +111,15 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(warp::header::optional::<String>("content-type"))
         .and(limited_body(UPLOAD_BODY_LIMIT))
         .and_then(|_: Admin, blogs, content_type, body| upload::upload(blogs, content_type, body));
+    // The same checks and storage for an image in an event's description: who runs events
+    // may not write posts.
+    let event_upload = warp::path!("events" / "upload-image")
+        .and(warp::post())
+        .and(admin(Cap::EventsManage))
+        .and(with_state.clone())
+        .and(warp::header::optional::<String>("content-type"))
+        .and(limited_body(UPLOAD_BODY_LIMIT))
+        .and_then(|_: Admin, blogs, content_type, body| upload::upload(blogs, content_type, body));
     // Its errors are answered here: falling through, `/blogs/slug` would reach `read` as a
     // post whose id is "slug", and that route's complaint would win.
     let slug = warp::path!("blogs" / "slug").and(warp::get()).and(
@@ -186,6 +195,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .or(preview_saved)
         .unify()
         .or(upload)
+        .unify()
+        .or(event_upload)
         .unify()
         .or(create)
         .unify()
