@@ -42,7 +42,7 @@ export class Db {
       );
     }
     this.exec(
-      'DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' +
+      'DELETE FROM event_rsvps; DELETE FROM events; DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' +
         'DELETE FROM donation_refunds; DELETE FROM donations; DELETE FROM donation_plans; DELETE FROM blog_revisions; DELETE FROM blog_posts; DELETE FROM sms_consents; ' +
         'DELETE FROM supporter_merges; DELETE FROM supporter_emails; DELETE FROM supporters; DELETE FROM contributor_matches; DELETE FROM contributors; DELETE FROM suppressed_emails;',
     );

@@ -1,5 +1,5 @@
 // The dashboard's seven lists in each of their states: loading, empty, failed and full. The
-// Owner signed in here also has the eighth tab, Users (admin-users.spec.ts).
+// Owner signed in here also has Events (admin-events.spec.ts) and Users (admin-users.spec.ts).
 import { expectAccessible, failedLoad } from './fixtures';
 import { expect, holdRequests, panel, seedEverything, signIn, tab, test } from './admin-fixtures';
 
@@ -18,7 +18,7 @@ test("the Owner's tabs, Contacts first; each list shows its loading text until t
   await signIn(page);
   const release = await holdRequests(page, /\/api\/admin\/(contacts|volunteers|donations|plans|newsletters|people|blogs)(\?|$)/);
   await page.reload();
-  await expect(page.getByRole('tab')).toHaveText([...TABS.map((t) => t.name), /^Users/]);
+  await expect(page.getByRole('tab')).toHaveText([...TABS.map((t) => t.name), /^Events/, /^Users/]);
   await expect(tab(page, 'Contacts')).toHaveAttribute('aria-selected', 'true');
   for (const t of TABS) {
     await tab(page, t.name).click();
@@ -70,7 +70,17 @@ test('a list the server cannot load: "Error loading ..." with the cause', async 
 test('full lists: every card as the spec lists it, with counts and relative dates', async ({ page, db }) => {
   seedEverything(db);
   await signIn(page);
-  await expect(page.getByRole('tab')).toHaveText(['Contacts2', 'Volunteers2', 'Donations3', 'Recurring1', 'Newsletter2', 'People9', 'Blogs2', 'Users1']);
+  await expect(page.getByRole('tab')).toHaveText([
+    'Contacts2',
+    'Volunteers2',
+    'Donations3',
+    'Recurring1',
+    'Newsletter2',
+    'People9',
+    'Blogs2',
+    'Events0',
+    'Users1',
+  ]);
 
   // Contacts, newest first: subject, name, email, when, message.
   const contacts = panel(page).getByRole('listitem');

@@ -242,7 +242,7 @@ test("changing a role, deactivating and reactivating, resetting another's factor
 });
 
 test.describe('the dashboard by role', () => {
-  const LISTS = /\/api\/admin\/(contacts|volunteers|newsletters|donations|plans|people|blogs|users|mail|contributors|donations\/attention)(\?|$)/;
+  const LISTS = /\/api\/admin\/(contacts|volunteers|newsletters|donations|plans|people|blogs|events|users|mail|contributors|donations\/attention)(\?|$)/;
 
   function listsAskedFor(page: Page): string[] {
     const asked: string[] = [];
@@ -253,14 +253,14 @@ test.describe('the dashboard by role', () => {
     return asked;
   }
 
-  test('an Organizer: their four tabs, only those lists asked for, no erasing', async ({ page, makeUser }) => {
+  test('an Organizer: their five tabs, only those lists asked for, no erasing', async ({ page, makeUser }) => {
     const organizer = await makeUser('organizer');
     const asked = listsAskedFor(page);
     await signIn(page, organizer);
-    await expect(page.getByRole('tab')).toHaveText([/^Contacts/, /^Volunteers/, /^Newsletter/, /^People/]);
+    await expect(page.getByRole('tab')).toHaveText([/^Contacts/, /^Volunteers/, /^Newsletter/, /^People/, /^Events/]);
     await expect(tab(page, 'People')).toHaveText('People0');
     await page.waitForLoadState('networkidle');
-    expect(asked.sort()).toEqual(['contacts', 'newsletters', 'people', 'volunteers']);
+    expect(asked.sort()).toEqual(['contacts', 'events', 'newsletters', 'people', 'volunteers']);
     await expect(page.getByRole('button', { name: 'Erase a person' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Security' })).toBeVisible();
     await expect(page.getByText(`Signed in as ${organizer.name} (Organizer)`)).toBeVisible();

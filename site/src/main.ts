@@ -2,6 +2,8 @@
 import './styles.css';
 import { initHeader } from './header';
 import { hydrateIslands } from './islands';
+import { showSpots } from './spots';
 
 initHeader(document);
 void hydrateIslands(document);
+void showSpots(document);

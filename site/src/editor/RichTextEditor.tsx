@@ -68,11 +68,13 @@ export type RichTextEditorProps = {
   onChange?: (html: string, characterCount: number) => void;
   /** Uploads an image and resolves to its URL (`/uploads/…`). */
   uploadImage: (file: File) => Promise<string>;
+  /** What the empty editor shows. */
+  placeholder?: string;
 };
 
 type Prompt = { kind: 'link'; href: string | null; at: RangeRef } | { kind: 'alt'; path: Path; alt: string };
 
-export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onChange, uploadImage }: RichTextEditorProps) {
+export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onChange, uploadImage, placeholder = 'Write your post…' }: RichTextEditorProps) {
   // The initial HTML is read once; from then on the text belongs to the editor.
   const [editor] = useState(() => loadEditor(initialHtml));
   const [prompt, setPrompt] = useState<Prompt | null>(null);
@@ -189,7 +191,7 @@ export function RichTextEditor({ id, labelledBy, describedBy, initialHtml, onCha
               renderElement={Element}
               renderLeaf={Leaf}
               onKeyDown={onKeyDown}
-              placeholder="Write your post…"
+              placeholder={placeholder}
               renderPlaceholder={({ attributes, children }) => (
                 // slate-react fades its placeholder to a third, too faint to read; the colour
                 // alone sets it apart from the text.

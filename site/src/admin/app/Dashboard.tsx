@@ -8,6 +8,8 @@ import { BlogsTab } from '../features/blog/BlogsTab';
 import { DonationsTab } from '../features/donations/DonationsTab';
 import { useDonations } from '../features/donations/useDonations';
 import { ErasePerson } from '../features/erasure/ErasePerson';
+import { eventsQuery } from '../features/events/api';
+import { EventsTab } from '../features/events/EventsTab';
 import { MailFailures } from '../features/mail/MailFailures';
 import { plansQuery } from '../features/monthly/api';
 import { MonthlyTab } from '../features/monthly/MonthlyTab';
@@ -51,6 +53,7 @@ function Tabbed({ me, initial }: { me: Me; initial: Tab | null }) {
     volunteers: useQuery({ ...volunteerList.resource.query(), enabled: shown('volunteers') }).data?.length,
     newsletter: useQuery({ ...newsletterList.resource.query(), enabled: shown('newsletter') }).data?.length,
     blogs: useQuery({ ...blogsQuery(), enabled: shown('blogs') }).data?.length,
+    events: useQuery({ ...eventsQuery(), enabled: shown('events') }).data?.events.length,
     monthly: useQuery({ ...plansQuery(), enabled: shown('monthly') }).data?.length,
     people: useQuery({ ...peopleQuery('', 0), enabled: shown('people') }).data?.total,
     users: useQuery({ ...usersQuery(), enabled: shown('users') }).data?.users.length,
@@ -69,6 +72,7 @@ function Tabbed({ me, initial }: { me: Me; initial: Tab | null }) {
     { value: 'newsletter' as const, label: 'Newsletter', count: counts.newsletter, content: <SubmissionsTab list={newsletterList} /> },
     { value: 'people' as const, label: 'People', count: counts.people, content: <PeopleTab /> },
     { value: 'blogs' as const, label: 'Blogs', count: counts.blogs, content: <BlogsTab /> },
+    { value: 'events' as const, label: 'Events', count: counts.events, content: <EventsTab /> },
     { value: 'users' as const, label: 'Users', count: counts.users, content: <UsersTab me={me} /> },
   ].filter((p) => shown(p.value));
 

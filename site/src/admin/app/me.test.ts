@@ -16,10 +16,24 @@ const CAPS: Record<string, Capability[]> = {
     'users.reset_factors',
     'owners.manage',
     'service_tokens.manage',
+    'events.manage',
+    'events.attendees',
   ],
-  administrator: ['account', 'submissions.read', 'donations.read', 'people.read', 'posts.write_own', 'posts.write_any', 'erase', 'mail.read', 'users.manage'],
+  administrator: [
+    'account',
+    'submissions.read',
+    'donations.read',
+    'people.read',
+    'posts.write_own',
+    'posts.write_any',
+    'erase',
+    'mail.read',
+    'users.manage',
+    'events.manage',
+    'events.attendees',
+  ],
   treasurer: ['account', 'people.read', 'donations.read', 'donations.export', 'donations.refund'],
-  organizer: ['account', 'submissions.read', 'submissions.export', 'people.read', 'people.merge'],
+  organizer: ['account', 'submissions.read', 'submissions.export', 'people.read', 'people.merge', 'events.manage', 'events.attendees'],
   editor: ['account', 'posts.write_own', 'posts.write_any', 'posts.publish_any'],
   author: ['account', 'posts.write_own', 'posts.publish_own'],
   contributor: ['account', 'posts.write_own'],
@@ -50,9 +64,9 @@ describe('role ranks', () => {
 describe('capabilities to tabs', () => {
   it('open each role its own tabs, in the dashboard order', () => {
     expect(visibleTabs(me('owner'))).toEqual(TABS);
-    expect(visibleTabs(me('administrator'))).toEqual(['contacts', 'volunteers', 'donations', 'monthly', 'newsletter', 'people', 'blogs', 'users']);
+    expect(visibleTabs(me('administrator'))).toEqual(['contacts', 'volunteers', 'donations', 'monthly', 'newsletter', 'people', 'blogs', 'events', 'users']);
     expect(visibleTabs(me('treasurer'))).toEqual(['donations', 'monthly', 'people']);
-    expect(visibleTabs(me('organizer'))).toEqual(['contacts', 'volunteers', 'newsletter', 'people']);
+    expect(visibleTabs(me('organizer'))).toEqual(['contacts', 'volunteers', 'newsletter', 'people', 'events']);
     expect(visibleTabs(me('editor'))).toEqual(['blogs']);
     expect(visibleTabs(me('author'))).toEqual(['blogs']);
     expect(visibleTabs(me('contributor'))).toEqual(['blogs']);
@@ -62,6 +76,8 @@ describe('capabilities to tabs', () => {
   it('pick the tab asked for, the first open one, or say a typed-in tab is forbidden', () => {
     expect(chooseTab(null, me('organizer'))).toBe('contacts');
     expect(chooseTab('people', me('organizer'))).toBe('people');
+    expect(chooseTab('events', me('organizer'))).toBe('events');
+    expect(chooseTab('events', me('editor'))).toBe('forbidden');
     expect(chooseTab('donations', me('organizer'))).toBe('forbidden');
     expect(chooseTab('users', me('administrator'))).toBe('users');
     expect(chooseTab('users', me('treasurer'))).toBe('forbidden');

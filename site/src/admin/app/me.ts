@@ -65,6 +65,7 @@ export const TAB_CAPABILITY = {
   newsletter: 'submissions.read',
   people: 'people.read',
   blogs: 'posts.write_own',
+  events: 'events.manage',
   users: 'users.manage',
 } as const satisfies Record<string, Capability>;
 

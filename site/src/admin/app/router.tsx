@@ -1,7 +1,8 @@
 // The admin app's routes (react-router's data mode). One shell serves them all; the blog
 // editor's route loads lazily, so its code (Slate) is fetched only there, and so do a
 // person's page, the security screen, the pages a mailed link opens, mailing a post and its
-// sends, and the suppression list. A route a role does
+// sends, the suppression list, and an event's form and attendee list (the form carries the
+// editor too). A route a role does
 // not open says so, and asks the server for nothing.
 import { type ComponentType, useLayoutEffect } from 'react';
 import { Outlet, ScrollRestoration, createBrowserRouter, useLocation, useNavigationType } from 'react-router';
@@ -69,6 +70,11 @@ export const routes = [
         lazy: async () => ({ Component: guarded('mail.suppressions', (await import('../features/suppressions/SuppressionsPage')).default) }),
       },
       { path: 'blog/:id', lazy: async () => ({ Component: guarded('posts.write_own', (await import('../features/blog/BlogEdit')).default) }) },
+      { path: 'events/:id', lazy: async () => ({ Component: guarded('events.manage', (await import('../features/events/EventEdit')).default) }) },
+      {
+        path: 'events/:id/attendees',
+        lazy: async () => ({ Component: guarded('events.attendees', (await import('../features/events/AttendeesPage')).default) }),
+      },
       { path: 'security', lazy: async () => ({ Component: (await import('../features/account/SecurityPage')).default }) },
       { path: 'invite', lazy: async () => ({ Component: (await import('../features/account/InvitePage')).default }) },
       { path: 'reset', lazy: async () => ({ Component: (await import('../features/account/ResetPage')).default }) },

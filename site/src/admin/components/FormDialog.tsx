@@ -24,6 +24,8 @@ interface Props {
   /** The submit button, and its text while the request runs. */
   submit: string;
   pending: string;
+  /** The button that closes the dialog without sending ("Cancel" unless this says). */
+  dismiss?: string;
   tone?: 'danger' | 'primary';
   /** Whether the fields are complete enough to send. */
   ready: boolean;
@@ -95,7 +97,7 @@ export function FormDialog(props: Props) {
               {problem}
             </p>
             <div className="mt-4 flex flex-wrap justify-end gap-3">
-              <Dialog.Close className="btn btn-outline">Cancel</Dialog.Close>
+              <Dialog.Close className="btn btn-outline">{props.dismiss ?? 'Cancel'}</Dialog.Close>
               <button type="submit" className={action} disabled={busy || !props.ready}>
                 {busy ? props.pending : props.submit}
               </button>

@@ -6,6 +6,8 @@ export interface Erased {
   contacts: number;
   volunteers: number;
   newsletters: number;
+  /** RSVPs to events (the seats they held went to whoever waited). */
+  rsvps: number;
   donationsRedacted: number;
   donationsKept: number;
   donationsInProgress: number;
@@ -23,6 +25,7 @@ export function describeErasure(e: Erased): string {
     plural(e.newsletters, 'newsletter signup', 'newsletter signups'),
   ].join(', ');
   const parts = [`Deleted ${removed}.`];
+  if (e.rsvps) parts.push(`Cancelled and deleted ${plural(e.rsvps, 'event RSVP', 'event RSVPs')}.`);
   if (e.donationsRedacted) parts.push(`Removed the details of ${plural(e.donationsRedacted, 'unpaid gift', 'unpaid gifts')}.`);
   if (e.donationsKept) parts.push(`Kept ${plural(e.donationsKept, 'completed gift', 'completed gifts')}, as federal law requires.`);
   if (e.donationsInProgress) parts.push(`${plural(e.donationsInProgress, 'gift is', 'gifts are')} still being paid: erase again in 15 minutes.`);

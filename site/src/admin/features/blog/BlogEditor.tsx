@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { can, useMe } from '../../app/me';
 import { LIMITS, RichTextEditor } from '../../../editor';
 import { CountedField } from '../../components/CountedField';
+import { LeaveGuard } from '../../components/LeaveGuard';
 import { formatExact } from '../../components/dates';
 import { TextField, type TextFieldProps } from '../../components/Field';
 import { useAnnouncement } from '../../components/useAnnouncement';
@@ -13,7 +14,6 @@ import { useFocusWhenLost } from '../../components/useFocusWhenLost';
 import { type BlogKind, type BlogPost, uploadBlogImage } from './api';
 import { FeaturedImage } from './FeaturedImage';
 import { HistoryPanel } from './HistoryPanel';
-import { LeaveGuard } from './LeaveGuard';
 import { ScheduleDialog } from './ScheduleDialog';
 import { formatInZone } from './schedule';
 import { useBlogEditor } from './useBlogEditor';
@@ -240,7 +240,11 @@ export function BlogEditor({ post, kind = 'post', defaultAuthor }: Props) {
         </div>
       </div>
 
-      <LeaveGuard isDirty={editor.isDirty} dirty={editor.dirty} />
+      <LeaveGuard
+        description="This post has changes that are not saved. They stay in this browser and are offered back when you open the post again."
+        isDirty={editor.isDirty}
+        dirty={editor.dirty}
+      />
     </div>
   );
 }
