@@ -56,6 +56,7 @@ async fn advance(state: AppState, body: Value) -> Result<Response, Rejection> {
     state.charger.run_due().await;
     state.limit_refunder.run().await;
     state.expire_donations().await;
+    state.events_due().await;
     state.mail.wake();
     Ok(json(
         StatusCode::OK,
