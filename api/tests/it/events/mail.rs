@@ -396,3 +396,52 @@ async fn the_reminder_goes_once_the_day_before_across_a_restart_and_again_if_the
     app.state.mail.deliver_due().await;
     assert_eq!(reminders(&smtp), 2);
 }
+
+#[tokio::test]
+async fn more_seats_move_up_the_waiting_in_order_and_tell_them() {
+    let smtp = Smtp::start();
+    let app = mail_app(&smtp, |_| {});
+    let token = app.login().await;
+    let body = event(&app, "Canvass", 48, Some(1));
+    let e = published(&app, &token, body.clone()).await;
+    let (id, slug) = (
+        e["id"].as_i64().unwrap(),
+        e["slug"].as_str().unwrap().to_owned(),
+    );
+    rsvp(&app, &slug, "Ann", "ann@example.org", 0).await;
+    rsvp(&app, &slug, "Cy", "cy@example.org", 2).await; // a party of three, first in line
+    rsvp(&app, &slug, "Bo", "bo@example.org", 0).await;
+    // Two seats: Cy's party still does not fit; Bo's does.
+    let mut more = body.clone();
+    more["capacity"] = json!(2);
+    let res = app
+        .admin(
+            "PUT",
+            &format!("/api/admin/events/{id}"),
+            &token,
+            Some(more.clone()),
+        )
+        .await;
+    assert_eq!(TestApp::json(&res)["notified"], 1);
+    assert_eq!(TestApp::json(&res)["event"]["going"], 2);
+    // Five: Cy's party moves up, in the order it came.
+    more["capacity"] = json!(5);
+    let res = app
+        .admin(
+            "PUT",
+            &format!("/api/admin/events/{id}"),
+            &token,
+            Some(more),
+        )
+        .await;
+    assert_eq!(TestApp::json(&res)["notified"], 1);
+    assert_eq!(TestApp::json(&res)["event"]["going"], 5);
+    assert_eq!(TestApp::json(&res)["event"]["waitlisted"], 0);
+    app.state.mail.deliver_due().await;
+    let got = smtp.received();
+    for who in ["bo@example.org", "cy@example.org"] {
+        let mine = to(&got, who);
+        assert_eq!(mine.len(), 2, "{who}: waiting, then in");
+        assert_eq!(mine[1].header("Subject").unwrap(), "You're in: Canvass");
+    }
+}
