@@ -91,14 +91,14 @@ test.describe('every public page', () => {
 test.describe('sitemap and robots', () => {
   test('sitemap.xml indexes sitemaps that list every public page, and robots.txt points to it', async ({ request }) => {
     const locsIn = async (path: string) => [...(await (await request.get(path)).text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
-    // The index names the pages' sitemap and, once there are posts, the posts' sitemaps.
+    // The index names the pages' sitemap, the events' and, once there are posts, the posts' sitemaps.
     const sitemaps = await locsIn('/sitemap.xml');
-    expect(sitemaps[0]).toBe(`${SITE}/sitemap-pages.xml`);
-    for (const other of sitemaps.slice(1)) expect(other).toMatch(new RegExp(`^${SITE}/blog/sitemap-\\d+\\.xml$`));
+    expect(sitemaps.slice(0, 2)).toEqual([`${SITE}/sitemap-pages.xml`, `${SITE}/events/sitemap.xml`]);
+    for (const other of sitemaps.slice(2)) expect(other).toMatch(new RegExp(`^${SITE}/blog/sitemap-\\d+\\.xml$`));
     const locs = (await Promise.all(sitemaps.map((loc) => locsIn(new URL(loc).pathname)))).flat();
-    // Every page, the blog, and whatever posts other tests have published meanwhile.
-    const pages = locs.filter((loc) => !loc.startsWith(`${SITE}/blog/`));
-    const expected = [...PAGES.map((p) => (p.path === '/' ? `${SITE}/` : `${SITE}${p.path}`)), `${SITE}/blog`];
+    // Every page, the blog, the events' list, and whatever posts and events other tests have published meanwhile.
+    const pages = locs.filter((loc) => !loc.startsWith(`${SITE}/blog/`) && !loc.startsWith(`${SITE}/events/`));
+    const expected = [...PAGES.map((p) => (p.path === '/' ? `${SITE}/` : `${SITE}${p.path}`)), `${SITE}/blog`, `${SITE}/events`];
     expect(pages.sort()).toEqual(expected.sort());
     const robots = await (await request.get('/robots.txt')).text();
     expect(robots).toContain(`Sitemap: ${SITE}/sitemap.xml`);
