@@ -66,9 +66,17 @@ bench: build
     node bench/hostile.mjs
     node bench/first-run.mjs
 
-# A consistent copy of DATA_DIR/site.db (default backups/site-YYYYMMDD-HHMMSS.db), safe while the server runs.
-backup file=("backups/site-" + `date -u +%Y%m%d-%H%M%S` + ".db"):
-    cargo run --quiet --release -p api -- backup {{file}}
+# Everything a restore needs, in one folder (default backups/site-YYYYMMDD-HHMMSS/): a consistent copy of DATA_DIR/site.db (safe while the server runs), the uploads and the keys.
+backup dir=("backups/site-" + `date -u +%Y%m%d-%H%M%S`):
+    cargo run --quiet --release -p api -- backup {{dir}}
+
+# Bring the database, uploads and keys back into an empty DATA_DIR from the replica (REPLICA_URL), or from a backup folder (`just restore backups/site-…`); then `just serve` or start the api.
+restore from="":
+    cargo run --quiet --release -p api -- restore {{ if from == "" { "" } else { "--from " + from } }}
+
+# Make the deploy bucket (DEPLOY_URL) equal dist/ (after `just build`).
+deploy:
+    cargo run --quiet --release -p api -- deploy
 
 # Lighthouse on every public page (mobile), the admin app's script weight, then the API against its OpenAPI contract (schemathesis): fails on a broken budget or contract.
 audit: _site

@@ -62,6 +62,11 @@ pub struct Config {
     /// scheduled posts). A release build (what `just serve` and production run) has no such
     /// route, whatever the environment says.
     pub test_clock: bool,
+    /// `REPLICA_URL` and the rest of `REPLICA_*`: the database (by Litestream), uploads and
+    /// keys copied off-site continuously; see `docs/operations.md`.
+    pub replica: Option<crate::offsite::replica::ReplicaConfig>,
+    /// `DEPLOY_URL` and the rest of `DEPLOY_*`: the bucket the public site is copied to.
+    pub deploy: Option<crate::offsite::remote::Remote>,
     /// `TEST_CLOCK_OFFSET_SECS`, with the test clock on: the clock starts this far ahead, so
     /// a test can restart a server "a month later" and see what it does on start.
     pub test_clock_offset_secs: u64,
@@ -151,6 +156,8 @@ impl Config {
                     Ok(id)
                 })
                 .transpose()?,
+            replica: crate::offsite::replica::ReplicaConfig::from_env(var)?,
+            deploy: crate::offsite::remote::Remote::from_env("DEPLOY", var)?,
             test_clock: test_clock(),
             test_clock_offset_secs: if test_clock() {
                 positive_or_zero("TEST_CLOCK_OFFSET_SECS")?
@@ -183,6 +190,8 @@ impl Config {
             summary_rate_limit: 30,
             mail: crate::domain::mail::MailConfig::default(),
             fec_committee_id: None,
+            replica: None,
+            deploy: None,
             test_clock: false,
             test_clock_offset_secs: 0,
         }

@@ -16,6 +16,7 @@ pub mod domain;
 mod generated_files;
 pub mod http;
 pub mod memory;
+pub mod offsite;
 pub mod pages;
 pub mod routes;
 pub mod state;

@@ -22,11 +22,24 @@ struct Cli {
 enum Command {
     /// Serve the site (what `api` alone does).
     Serve,
-    /// Write a consistent copy of DATA_DIR/site.db to FILE, also while the server runs.
+    /// Write everything a restore needs to the folder DIR, also while the server runs: a
+    /// consistent copy of the database (DIR/site.db), the uploads (DIR/uploads/) and the
+    /// keys (DIR/keys/).
     Backup {
-        /// Where to write the copy (replaced if it exists).
-        file: PathBuf,
+        /// The folder to write (its database is replaced if it exists).
+        dir: PathBuf,
     },
+    /// Bring the database, uploads and keys back into an empty DATA_DIR: from the replica
+    /// (REPLICA_URL), or from a folder `api backup` wrote. Checks everything before putting
+    /// anything in place; starts nothing.
+    Restore {
+        /// A folder `api backup` wrote, instead of the replica.
+        #[arg(long)]
+        from: Option<PathBuf>,
+    },
+    /// Make the deploy bucket (DEPLOY_URL) equal DIST_DIR: copy what it lacks or holds
+    /// another version of, delete what DIST_DIR no longer has.
+    Deploy,
     /// Staff accounts, for the operator of the machine.
     Users {
         #[command(subcommand)]
@@ -69,7 +82,9 @@ async fn run() -> ExitCode {
     let serving = matches!(cli.command, None | Some(Command::Serve));
     let result = match cli.command {
         None | Some(Command::Serve) => serve().await,
-        Some(Command::Backup { file }) => backup(file).await,
+        Some(Command::Backup { dir }) => backup(dir).await,
+        Some(Command::Restore { from }) => restore(from).await,
+        Some(Command::Deploy) => deploy().await,
         Some(Command::Users {
             action: Users::ResetTwoFactor { email },
         }) => reset_two_factor(email).await,
@@ -88,19 +103,79 @@ async fn run() -> ExitCode {
     }
 }
 
-async fn backup(file: PathBuf) -> anyhow::Result<()> {
+async fn backup(dir: PathBuf) -> anyhow::Result<()> {
     let config = Config::from_env()?;
-    let source = config.data_dir.join("site.db");
     let started = std::time::Instant::now();
-    let dest = file.clone();
-    let summary = tokio::task::spawn_blocking(move || api::store::backup::backup(&source, &dest))
+    let (data, dest) = (config.data_dir.clone(), dir.clone());
+    let folder = tokio::task::spawn_blocking(move || api::store::backup::backup_all(&data, &dest))
         .await
         .context("the backup stopped unexpectedly")??;
     println!(
-        "Backed up {} to {} ({} KB, integrity ok) in {:.1?}",
-        config.data_dir.join("site.db").display(),
-        file.display(),
-        summary.bytes.div_ceil(1024),
+        "Backed up {} to {}: the database ({} KB, integrity ok), {} uploads and {} keys, in {:.1?}",
+        config.data_dir.display(),
+        dir.display(),
+        folder.database.bytes.div_ceil(1024),
+        folder.uploads,
+        folder.keys,
+        started.elapsed()
+    );
+    Ok(())
+}
+
+async fn restore(from: Option<PathBuf>) -> anyhow::Result<()> {
+    let config = Config::from_env()?;
+    let restored = match (&from, &config.replica) {
+        (Some(dir), _) => api::offsite::restore::restore_from_backup(dir, &config.data_dir).await?,
+        (None, Some(replica)) => api::offsite::restore::restore(replica, &config.data_dir).await?,
+        (None, None) => anyhow::bail!(
+            "Nothing to restore from: set REPLICA_URL (and its endpoint and credentials), or \
+             name a backup folder with --from DIR."
+        ),
+    };
+    let source = match (&from, &config.replica) {
+        (Some(dir), _) => dir.display().to_string(),
+        (None, Some(replica)) => replica.remote.url(),
+        (None, None) => unreachable!(),
+    };
+    println!(
+        "Restored {} from {source}: the database ({} KB, integrity ok), {} uploads and the \
+         keys {:?}, in {:.1} s. Start the server: it rebuilds the blog's pages from the database.",
+        config.data_dir.display(),
+        restored.database_bytes.div_ceil(1024),
+        restored.uploads,
+        restored.keys,
+        restored.seconds
+    );
+    if restored.keys.is_empty() {
+        println!(
+            "No keys came back: links already mailed (unsubscribe, cancel, confirm) will not \
+             work unless the keys are set some other way."
+        );
+    }
+    Ok(())
+}
+
+async fn deploy() -> anyhow::Result<()> {
+    let config = Config::from_env()?;
+    let Some(remote) = config.deploy.clone() else {
+        anyhow::bail!("DEPLOY_URL is not set: there is no bucket to deploy to.");
+    };
+    let db = Db::open(&config.data_dir.join("site.db"))?;
+    let url = remote.url();
+    let deployer = api::offsite::deploy::Deployer::new(
+        Some(remote),
+        config.dist_dir.clone(),
+        db,
+        std::sync::Arc::default(),
+    );
+    let started = std::time::Instant::now();
+    let synced = deployer.sync_all().await?;
+    println!(
+        "{url} now equals {}: {} files copied, {} deleted, {} already there, in {:.1?}",
+        config.dist_dir.display(),
+        synced.uploaded,
+        synced.deleted,
+        synced.unchanged,
         started.elapsed()
     );
     Ok(())
@@ -232,6 +307,7 @@ async fn serve() -> anyhow::Result<()> {
     });
     tracing::debug!(fd_limit, "connection limits set");
     let security = state.security_headers.clone();
+    let replication = state.replication.clone();
     api::http::server::run(
         listener,
         api::app(state),
@@ -241,5 +317,9 @@ async fn serve() -> anyhow::Result<()> {
         shutdown,
     )
     .await;
+    // Litestream ships what it has before the server is gone.
+    if let Some(replication) = replication {
+        replication.stop().await;
+    }
     Ok(())
 }

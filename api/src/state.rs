@@ -64,6 +64,10 @@ pub struct AppState {
     pub mail: Arc<Mail>,
     /// The generated site, served from memory.
     pub static_files: Arc<StaticFiles>,
+    /// The public site's copy in the deploy bucket (does nothing without `DEPLOY_URL`).
+    pub deployer: Arc<crate::offsite::deploy::Deployer>,
+    /// The off-site copy of the database, uploads and keys (`REPLICA_URL`).
+    pub replication: Option<Arc<crate::offsite::replica::Replication>>,
     /// The headers every answer carries.
     pub security_headers: Arc<crate::http::security_headers::SecurityHeaders>,
 }
@@ -143,15 +147,6 @@ impl AppState {
             &site.remote_image_hosts,
         ));
         let static_files = StaticFiles::open(config.dist_dir.clone(), config.static_cache_bytes);
-        let rebuilder = match &config.site {
-            Some(opts) => Rebuilder::new(
-                opts.clone(),
-                db.clone(),
-                config.rebuild_hook.clone(),
-                static_files.clone(),
-            ),
-            None => Rebuilder::disabled(),
-        };
         let clock: Arc<Clock> = Arc::default();
         if config.test_clock_offset_secs > 0 {
             clock.advance(std::time::Duration::from_secs(
@@ -159,12 +154,32 @@ impl AppState {
             ));
             tracing::warn!(now = %clock.now(), "the test clock starts ahead");
         }
+        let deployer = crate::offsite::deploy::Deployer::new(
+            config.deploy.clone(),
+            config.dist_dir.clone(),
+            db.clone(),
+            clock.clone(),
+        );
+        let replication = config.replica.clone().map(|replica| {
+            crate::offsite::replica::Replication::new(replica, config.data_dir.clone())
+        });
+        let rebuilder = match &config.site {
+            Some(opts) => Rebuilder::new(
+                opts.clone(),
+                db.clone(),
+                config.rebuild_hook.clone(),
+                static_files.clone(),
+                deployer.clone(),
+            ),
+            None => Rebuilder::disabled(),
+        };
         let scheduler = Scheduler::new(db.clone(), clock.clone(), rebuilder.clone());
         let event_pages = crate::domain::events::pages::EventPages::new(
             rebuilder.site().cloned(),
             db.clone(),
             static_files.clone(),
             clock.clone(),
+            deployer.clone(),
         );
         let mail = Mail::new(
             &config.mail,
@@ -218,6 +233,8 @@ impl AppState {
             limit_refunder,
             mail,
             static_files,
+            deployer,
+            replication,
             security_headers,
         })
     }

@@ -14,6 +14,9 @@
 //!   rings for them;
 //! - **events** (`chores::events_due`): the reminders the day before, and the pages of
 //!   events that just started or stopped taking RSVPs, every [`EVENTS`];
+//! - **off-site copies** (`offsite`), when configured: Litestream and the copier of uploads
+//!   and keys (`REPLICA_URL`); the deploy bucket brought in step with `dist/` at start, then
+//!   its queue of changes (`DEPLOY_URL`) as each goes live, retried every [`deploy::POLL`];
 //! - **housekeeping** (`chores`): once a minute;
 //! - **`SIGHUP`**: the static files are indexed again after an outside `generator build`.
 //!
@@ -29,6 +32,7 @@ use tokio::sync::Notify;
 
 use crate::domain::donations::{limit_refunds, monthly::charge};
 use crate::domain::{mail, schedule};
+use crate::offsite::deploy;
 use crate::state::AppState;
 
 /// How often events' reminders and pages are looked at (a reminder goes within this of its
@@ -118,6 +122,49 @@ pub fn start(state: &AppState) -> anyhow::Result<()> {
         let events = events.clone();
         async move { events.events_due().await }
     });
+    if let Some(replication) = &state.replication {
+        replication.start()?;
+    }
+    if state.deployer.remote().is_some() {
+        // The bucket in step with dist/ first (whatever a crash or an outage left unsent),
+        // then each change as it goes live.
+        let deployer = state.deployer.clone();
+        let rebuilder = state.rebuilder.clone();
+        tokio::spawn(async move {
+            // After the blog's first pass (which may rewrite every page), not during it.
+            while rebuilder.site().is_some() && rebuilder.passes() == 0 {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            // Until it succeeds: what it covers is not in the queue, and each try copies only
+            // what the last one missed.
+            let mut wait = Duration::from_secs(5);
+            loop {
+                match deployer.sync_all().await {
+                    Ok(synced) => {
+                        tracing::info!(?synced, "the deploy bucket is in step with dist/");
+                        break;
+                    }
+                    Err(e) => {
+                        tracing::error!(error = %format!("{e:#}"), "the deploy bucket could not be brought in step with dist/; trying again in {wait:?}")
+                    }
+                }
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(Duration::from_secs(300));
+            }
+            repeat(
+                deploy::POLL,
+                Some((deployer.bell(), Duration::ZERO)),
+                move || {
+                    let deployer = deployer.clone();
+                    async move {
+                        if let Err(e) = deployer.pass().await {
+                            tracing::error!(error = %format!("{e:#}"), "the deploy queue could not be read");
+                        }
+                    }
+                },
+            );
+        });
+    }
     let keeper = state.clone();
     repeat(HOUSEKEEPING, None, move || {
         let keeper = keeper.clone();

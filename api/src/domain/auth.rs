@@ -92,8 +92,8 @@ pub struct Attempt {
     pub clean: bool,
 }
 
-const PASSWORD_FILE: &str = "admin-password.phc";
-const SECRET_FILE: &str = "jwt-secret";
+pub(crate) const PASSWORD_FILE: &str = "admin-password.phc";
+pub(crate) const SECRET_FILE: &str = "jwt-secret";
 /// Failed passwords one account may take, from anywhere, within [`FAILURE_WINDOW`], before
 /// only browsers it has signed in from before may try it (see [`Auth::account_locked`]).
 pub const MAX_ACCOUNT_FAILURES: usize = 50;

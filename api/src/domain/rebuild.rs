@@ -20,6 +20,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::http::static_files::StaticFiles;
+use crate::offsite::deploy::Deployer;
 use crate::store::db::Db;
 
 /// Why the public site could not be brought up to date (the post itself is saved).
@@ -74,6 +75,7 @@ struct Worker {
     db: Db,
     hook: Option<String>,
     files: Arc<StaticFiles>,
+    deployer: Arc<Deployer>,
     requests: mpsc::UnboundedReceiver<Request>,
 }
 
@@ -96,6 +98,7 @@ impl Rebuilder {
         db: Db,
         hook: Option<String>,
         files: Arc<StaticFiles>,
+        deployer: Arc<Deployer>,
     ) -> Rebuilder {
         let (tx, rx) = mpsc::unbounded_channel();
         Rebuilder {
@@ -106,6 +109,7 @@ impl Rebuilder {
                 db,
                 hook,
                 files,
+                deployer,
                 requests: rx,
             }))),
         }
@@ -120,6 +124,7 @@ impl Rebuilder {
                 w.db,
                 w.hook,
                 w.files,
+                w.deployer,
                 w.requests,
                 self.passes.clone(),
             ));
@@ -164,6 +169,7 @@ async fn worker(
     db: Db,
     hook: Option<String>,
     files: Arc<StaticFiles>,
+    deployer: Arc<Deployer>,
     mut requests: mpsc::UnboundedReceiver<Request>,
     passes: Arc<AtomicU64>,
 ) {
@@ -177,6 +183,8 @@ async fn worker(
         passes.fetch_add(1, Ordering::SeqCst);
         let result = match result {
             Ok(paths) => {
+                // The deploy bucket gets them in the order they went live.
+                deployer.enqueue(&paths).await;
                 // The hook pushes what is already live; nobody waits for it.
                 if let (Some(hook), false) = (&hook, paths.is_empty()) {
                     tokio::spawn(run_hook(hook.clone(), site.opts.out_dir.clone(), paths));

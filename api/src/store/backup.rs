@@ -1,4 +1,9 @@
-//! `api backup FILE`: a consistent copy of the database, made with SQLite's online backup
+//! `api backup DIR`: everything a restore needs, in one folder: `DIR/site.db` (below),
+//! `DIR/uploads/` (the uploaded images) and `DIR/keys/` (the keys in DATA_DIR that links
+//! already mailed and sign-in depend on), all private to their owner. `api restore --from
+//! DIR` puts them back.
+//!
+//! The database is a consistent copy of the database, made with SQLite's online backup
 //! while the server keeps running (and writing). The copy is taken in one step from one
 //! read snapshot, so it holds every write committed before it started and none after;
 //! it is checked with `PRAGMA integrity_check`, made private (0600: it holds supporters'
@@ -16,6 +21,48 @@ use rusqlite::{Connection, OpenFlags};
 #[derive(Debug)]
 pub struct Summary {
     pub bytes: u64,
+}
+
+/// What [`backup_all`] wrote.
+#[derive(Debug)]
+pub struct Folder {
+    pub database: Summary,
+    pub uploads: usize,
+    pub keys: usize,
+}
+
+/// Writes `dest/site.db`, `dest/uploads/` and `dest/keys/` from `data_dir`.
+pub fn backup_all(data_dir: &Path, dest: &Path) -> anyhow::Result<Folder> {
+    crate::store::db::private_dir(dest)?;
+    let database = backup(&data_dir.join("site.db"), &dest.join("site.db"))?;
+    let (mut uploads, mut keys) = (0, 0);
+    for (rel, path) in crate::offsite::replica::local_files(data_dir)? {
+        let target = dest.join(&rel);
+        // Uploads are named by their content: one already there is this one.
+        if rel.starts_with("uploads/") && target.is_file() {
+            uploads += 1;
+            continue;
+        }
+        let bytes =
+            fs::read(&path).with_context(|| format!("Failed to read {}", path.display()))?;
+        crate::store::db::write_private(&target, &bytes)?;
+        fs::File::open(&target).and_then(|f| f.sync_all())?;
+        if rel.starts_with("keys/") {
+            keys += 1;
+        } else {
+            uploads += 1;
+        }
+    }
+    for dir in [dest.join("uploads"), dest.join("keys"), dest.to_path_buf()] {
+        if dir.is_dir() {
+            fs::File::open(&dir).and_then(|d| d.sync_all()).ok();
+        }
+    }
+    Ok(Folder {
+        database,
+        uploads,
+        keys,
+    })
 }
 
 /// Copies the database at `source` to `dest` (replacing it).

@@ -411,6 +411,8 @@ pub const ADMIN_ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/admin/sms-opt-outs"),
     ("POST", "/api/admin/sms-opt-ins"),
     ("GET", "/api/admin/mail"),
+    ("GET", "/api/admin/deploy"),
+    ("POST", "/api/admin/deploy/retry"),
     ("GET", "/api/admin/events"),
     ("POST", "/api/admin/events/upload-image"),
     ("POST", "/api/admin/events"),

@@ -13,6 +13,7 @@ use jiff::Timestamp;
 use crate::domain::clock::{Clock, sql_time};
 use crate::domain::rebuild::SiteHandle;
 use crate::http::static_files::StaticFiles;
+use crate::offsite::deploy::Deployer;
 use crate::store::db::Db;
 
 #[derive(Clone)]
@@ -21,6 +22,7 @@ pub struct EventPages {
     db: Db,
     files: Arc<StaticFiles>,
     clock: Arc<Clock>,
+    deployer: Arc<Deployer>,
     /// When the last pass read the events; `None` before the first (a full one).
     last: Arc<tokio::sync::Mutex<Option<Timestamp>>>,
 }
@@ -32,12 +34,14 @@ impl EventPages {
         db: Db,
         files: Arc<StaticFiles>,
         clock: Arc<Clock>,
+        deployer: Arc<Deployer>,
     ) -> EventPages {
         EventPages {
             site,
             db,
             files,
             clock,
+            deployer,
             last: Arc::default(),
         }
     }
@@ -58,6 +62,7 @@ impl EventPages {
         })
         .await??;
         self.files.refresh_now(&paths);
+        self.deployer.enqueue(&paths).await;
         *last = Some(now);
         Ok(())
     }

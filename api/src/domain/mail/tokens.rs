@@ -23,7 +23,7 @@ use sha2::Sha256;
 pub const CONFIRM_LIFE: SignedDuration = SignedDuration::from_hours(24 * 7);
 /// How long a receipt's link to show the donor's giving works.
 pub const HISTORY_LIFE: SignedDuration = SignedDuration::from_hours(24 * 30);
-const KEY_FILE: &str = "mail-link-key";
+pub(crate) const KEY_FILE: &str = "mail-link-key";
 /// Hex digits of the MAC kept in a link: 128 bits.
 const MAC_HEX: usize = 32;
 

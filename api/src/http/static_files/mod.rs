@@ -42,6 +42,26 @@ const IMMUTABLE_PREFIXES: &[&str] = &["assets/", "media/"];
 /// The compressed siblings the generator writes, in the order they are preferred.
 const CODINGS: [(&str, &str); 2] = [("br", "br"), ("gz", "gzip")];
 
+/// How a copy of `dist/`'s file `rel` elsewhere (a bucket behind a CDN) should be described:
+/// the content type this server sends, the coding of a compressed sibling (`a.html.br` is
+/// `a.html`'s type, coded `br`), and whether its name is hashed (cache it for a year) or not.
+pub fn describe(rel: &str) -> (String, Option<&'static str>, bool) {
+    let (base, coding) = CODINGS
+        .iter()
+        .find_map(|(ext, coding)| {
+            rel.strip_suffix(ext)
+                .and_then(|b| b.strip_suffix('.'))
+                .map(|b| (b, Some(*coding)))
+        })
+        .unwrap_or((rel, None));
+    let content_type = paths::content_type(base)
+        .to_str()
+        .unwrap_or("application/octet-stream")
+        .to_owned();
+    let immutable = IMMUTABLE_PREFIXES.iter().any(|p| rel.starts_with(p));
+    (content_type, coding, immutable)
+}
+
 /// The site's files, their index and the body cache. Shared by every request.
 pub struct StaticFiles {
     dist: PathBuf,

@@ -6,6 +6,7 @@
 mod audit_log;
 pub(crate) mod blogs;
 mod broadcasts;
+mod deploy;
 mod donations;
 mod downloads;
 #[cfg(test)]
@@ -76,6 +77,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .or(test_clock::routes(state.clone()))
         .unify()
         .or(sms_opt_outs::routes(state.clone()))
+        .unify()
+        .or(deploy::routes(state.clone()))
         .unify()
         .or(events::routes(state.clone()))
         .unify()

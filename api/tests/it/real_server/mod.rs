@@ -15,6 +15,7 @@ mod crash;
 mod hostile;
 mod mail;
 mod monthly;
+mod offsite;
 mod operations;
 mod static_files;
 
@@ -128,6 +129,65 @@ impl Server {
     fn output(&self) -> String {
         self.output.lock().unwrap().clone()
     }
+}
+
+/// A fake Stripe for a server of these tests: started, and its settings added to `env`
+/// (the webhook is pointed at the server once it listens: [`FakeStripe::set_webhook`]).
+async fn stripe_for(env: &mut Vec<(&'static str, PathBuf)>) -> fake_stripe::FakeStripe {
+    let fake = fake_stripe::FakeStripe::new();
+    let stripe = fake_stripe::spawn(fake.clone(), ([127, 0, 0, 1], 0).into())
+        .await
+        .unwrap();
+    for (name, value) in [
+        ("STRIPE_SECRET_KEY", "sk_test_real".to_owned()),
+        ("STRIPE_PUBLISHABLE_KEY", "pk_test_real".to_owned()),
+        ("STRIPE_WEBHOOK_SECRET", "whsec_real".to_owned()),
+        ("STRIPE_API_BASE", format!("http://{stripe}/")),
+        ("DONATION_RATE_LIMIT", "1000".to_owned()),
+    ] {
+        env.push((name, PathBuf::from(value)));
+    }
+    fake
+}
+
+/// Ada gives `amount` dollars (`frequency`: `once` or `monthly`) through the donate page's
+/// API, and the fake Stripe settles the payment as paid.
+async fn give(
+    stream: &mut BufReader<TcpStream>,
+    fake: &fake_stripe::FakeStripe,
+    amount: u32,
+    frequency: &str,
+) {
+    let gift = serde_json::json!({
+        "amount": amount,
+        "frequency": frequency,
+        "donorInfo": {
+            "donorFirstName": "Ada", "donorLastName": "Lovelace", "donorEmail": "ada@example.org",
+            "donorAddress": "1 Main St", "donorCity": "Springfield", "donorState": "IL",
+            "donorZipCode": "62701", "citizenshipConfirmed": "confirmed", "attestationsConfirmed": true,
+        },
+    });
+    let (status, body) = request(
+        stream,
+        "POST",
+        "/api/create-payment-intent",
+        &json_headers(),
+        gift.to_string(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200, "{body}");
+    let secret: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let intent = secret["clientSecret"]
+        .as_str()
+        .unwrap()
+        .split("_secret_")
+        .next()
+        .unwrap()
+        .to_owned();
+    fake.settle(&intent, fake_stripe::Outcome::Succeed)
+        .await
+        .unwrap();
 }
 
 /// Signs in with the test password and returns the bearer token.

@@ -6,10 +6,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use fake_stripe::{FakeStripe, Outcome};
 use serde_json::json;
 
-use super::{Server, bare_site, connect, env_refs, json_headers, request, sign_in};
+use super::{Server, bare_site, connect, env_refs, give, request, sign_in, stripe_for};
 
 const MONTH: u64 = 31 * 24 * 3600;
 
@@ -21,21 +20,9 @@ fn query_i64(dir: &std::path::Path, sql: &str) -> i64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kill_between_a_monthly_charge_and_its_record_charges_once_after_the_restart() {
-    let fake = FakeStripe::new();
-    let stripe = fake_stripe::spawn(fake.clone(), ([127, 0, 0, 1], 0).into())
-        .await
-        .unwrap();
     let (dir, mut env) = bare_site();
-    for (name, value) in [
-        ("STRIPE_SECRET_KEY", "sk_test_real".to_owned()),
-        ("STRIPE_PUBLISHABLE_KEY", "pk_test_real".to_owned()),
-        ("STRIPE_WEBHOOK_SECRET", "whsec_real".to_owned()),
-        ("STRIPE_API_BASE", format!("http://{stripe}/")),
-        ("ENABLE_TEST_CLOCK", "1".to_owned()),
-        ("DONATION_RATE_LIMIT", "1000".to_owned()),
-    ] {
-        env.push((name, PathBuf::from(value)));
-    }
+    let fake = stripe_for(&mut env).await;
+    env.push(("ENABLE_TEST_CLOCK", PathBuf::from("1")));
     let mut server = Server::start(dir.path(), &env_refs(&env)).await;
     fake.set_webhook(
         format!("http://{}/api/stripe/webhook", server.addr),
@@ -44,34 +31,7 @@ async fn a_kill_between_a_monthly_charge_and_its_record_charges_once_after_the_r
 
     // The donor gives $25 a month; the first gift is paid on the page.
     let mut stream = connect(&server.addr).await;
-    let gift = json!({
-        "amount": 25,
-        "frequency": "monthly",
-        "donorInfo": {
-            "donorFirstName": "Ada", "donorLastName": "Lovelace", "donorEmail": "ada@example.org",
-            "donorAddress": "1 Main St", "donorCity": "Springfield", "donorState": "IL",
-            "donorZipCode": "62701", "citizenshipConfirmed": "confirmed", "attestationsConfirmed": true,
-        },
-    });
-    let (status, body) = request(
-        &mut stream,
-        "POST",
-        "/api/create-payment-intent",
-        &json_headers(),
-        gift.to_string(),
-    )
-    .await
-    .unwrap();
-    assert_eq!(status, 200, "{body}");
-    let secret: serde_json::Value = serde_json::from_str(&body).unwrap();
-    let intent = secret["clientSecret"]
-        .as_str()
-        .unwrap()
-        .split("_secret_")
-        .next()
-        .unwrap()
-        .to_owned();
-    fake.settle(&intent, Outcome::Succeed).await.unwrap();
+    give(&mut stream, &fake, 25, "monthly").await;
     let active = "SELECT COUNT(*) FROM donation_plans WHERE status = 'active'";
     for _ in 0..100 {
         if query_i64(dir.path(), active) == 1 {

@@ -81,7 +81,7 @@ async fn logs_say_what_happened_and_nothing_secret() {
     assert!(!log.contains("ERROR"), "{log}");
 }
 
-/// `api backup FILE` while the server takes signups: a consistent copy that holds every
+/// `api backup DIR` while the server takes signups: a consistent copy that holds every
 /// signup acknowledged before it started.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_backup_while_serving_holds_what_was_acknowledged() {
@@ -107,12 +107,12 @@ async fn a_backup_while_serving_holds_what_was_acknowledged() {
             .await;
         }
     });
-    let copy = dir.path().join("backups/copy.db");
+    let folder = dir.path().join("backups/copy");
     let mut backup = Command::new(env!("CARGO_BIN_EXE_api"));
     backup
         .current_dir(dir.path())
         .arg("backup")
-        .arg(&copy)
+        .arg(&folder)
         .env("RUST_LOG", "warn");
     for (name, value) in &env {
         backup.env(name, value);
@@ -127,6 +127,9 @@ async fn a_backup_while_serving_holds_what_was_acknowledged() {
     busy.await.unwrap();
     server.stop().await;
 
+    // The keys links depend on are beside the database.
+    assert!(folder.join("keys/mail-link-key").is_file());
+    let copy = folder.join("site.db");
     let db =
         rusqlite::Connection::open_with_flags(&copy, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .unwrap();

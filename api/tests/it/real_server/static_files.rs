@@ -177,7 +177,7 @@ fn referenced_paths(body: &str, origin: &str) -> Vec<String> {
     found.into_iter().collect()
 }
 
-fn multipart_image(bytes: &[u8]) -> (String, Vec<u8>) {
+pub(super) fn multipart_image(bytes: &[u8]) -> (String, Vec<u8>) {
     let boundary = "----real-server-boundary";
     let mut body = format!(
         "--{boundary}\r\nContent-Disposition: form-data; name=\"image\"; filename=\"photo.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
@@ -188,7 +188,7 @@ fn multipart_image(bytes: &[u8]) -> (String, Vec<u8>) {
     (format!("multipart/form-data; boundary={boundary}"), body)
 }
 
-fn jpeg(w: u32, h: u32) -> Vec<u8> {
+pub(super) fn jpeg(w: u32, h: u32) -> Vec<u8> {
     let img = image::RgbImage::from_fn(w, h, |x, y| {
         image::Rgb([(x % 251) as u8, (y % 241) as u8, 90])
     });

@@ -61,6 +61,8 @@ pub(super) struct Blogs {
     previews: Arc<Previews>,
     /// Where uploaded images are stored.
     uploads_dir: PathBuf,
+    /// Told of each new upload, to copy it off-site at once.
+    replication: Option<Arc<crate::offsite::replica::Replication>>,
     /// The time a schedule is checked against.
     clock: Arc<Clock>,
 }
@@ -74,6 +76,7 @@ impl Blogs {
             static_files: state.static_files.clone(),
             previews: state.previews.clone(),
             uploads_dir: state.config.data_dir.join("uploads"),
+            replication: state.replication.clone(),
             clock: state.clock.clone(),
         }
     }

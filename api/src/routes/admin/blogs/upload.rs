@@ -55,6 +55,9 @@ pub(super) async fn upload(
         .map_err(|e| {
             ApiError::Internal(anyhow::Error::new(e).context("Failed to store an upload"))
         })?;
+    if let Some(replication) = &blogs.replication {
+        replication.nudge();
+    }
     Ok(json(StatusCode::OK, &serde_json::json!({ "url": url })))
 }
 

@@ -1,0 +1,388 @@
+//! The public site in a bucket (`DEPLOY_URL`), for a CDN to serve: `api deploy` (and every
+//! start) makes the bucket equal `dist/`, and each change the server makes live afterwards
+//! (a publish, an edit, an event) is queued here in the order it went live and copied by
+//! [`Deployer::pass`]: exactly the files it touched, a post's page before the lists that
+//! link to it, a removed file deleted. The queue is a table: a copy that fails stays, is
+//! retried on the one clock's schedule, and is shown to staff (`GET /api/admin/deploy`).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context as _, Result};
+use futures_util::{StreamExt as _, TryStreamExt as _};
+use jiff::SignedDuration;
+use md5::{Digest as _, Md5};
+use object_store::{Attribute, Attributes, ObjectStore as _, ObjectStoreExt as _, PutOptions};
+use serde::Serialize;
+use tokio::sync::Notify;
+
+use super::remote::Remote;
+use crate::domain::clock::{Clock, sql_time};
+use crate::store::db::Db;
+
+/// How many copies a full deploy has in flight at once.
+const PARALLEL: usize = 8;
+/// Hashed names (`assets/`, `media/`) never change: a CDN may keep them a year.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// Pages change when staff publish: a CDN keeps them a minute.
+const PAGE: &str = "public, max-age=60";
+/// How often the queue is looked at besides the bell a change rings.
+pub const POLL: std::time::Duration = std::time::Duration::from_secs(10);
+
+pub struct Deployer {
+    remote: Option<Remote>,
+    dist: PathBuf,
+    db: Db,
+    clock: Arc<Clock>,
+    bell: Arc<Notify>,
+    /// One pass at a time: the queue's order is the bucket's.
+    passing: tokio::sync::Mutex<()>,
+}
+
+/// What a full deploy did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Synced {
+    pub uploaded: usize,
+    pub deleted: usize,
+    pub unchanged: usize,
+}
+
+/// The queue, as staff see it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    /// `s3://bucket/prefix`, or `None` when no deploy target is set.
+    pub target: Option<String>,
+    /// Files waiting to be copied.
+    pub waiting: i64,
+    /// When the oldest of them was queued.
+    pub oldest_queued_at: Option<String>,
+    /// The copy at the head of the queue, when it has failed.
+    pub failing: Option<Failing>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Failing {
+    pub path: String,
+    pub attempts: i64,
+    pub last_error: String,
+    pub next_attempt_at: String,
+}
+
+impl Deployer {
+    pub fn new(remote: Option<Remote>, dist: PathBuf, db: Db, clock: Arc<Clock>) -> Arc<Deployer> {
+        Arc::new(Deployer {
+            remote,
+            dist,
+            db,
+            clock,
+            bell: Arc::default(),
+            passing: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    pub fn remote(&self) -> Option<&Remote> {
+        self.remote.as_ref()
+    }
+
+    pub fn bell(&self) -> Arc<Notify> {
+        self.bell.clone()
+    }
+
+    /// Queues `paths` (relative to `dist/`, in the order they went live) for the bucket.
+    /// Nothing without a deploy target. A failure to queue is logged: the next start's
+    /// full deploy brings the bucket in step whatever was missed.
+    pub async fn enqueue(&self, paths: &[String]) {
+        if self.remote.is_none() || paths.is_empty() {
+            return;
+        }
+        let paths = paths.to_vec();
+        let now = self.clock.now_sql();
+        let queued = self
+            .db
+            .write(move |tx| {
+                let mut insert = tx.prepare_cached(
+                    "INSERT INTO deploy_queue (path, queued_at, next_attempt_at) VALUES (?1, ?2, ?2)",
+                )?;
+                for path in &paths {
+                    insert.execute(rusqlite::params![path, now])?;
+                }
+                Ok(())
+            })
+            .await;
+        match queued {
+            Ok(()) => self.bell.notify_one(),
+            Err(e) => {
+                tracing::error!(error = %e, "changed files not queued for the deploy bucket; the next start copies them")
+            }
+        }
+    }
+
+    /// Copies the queue's files in order until it is empty or a copy fails (that one is
+    /// tried again later: after 10 s, then twice as long each time, at most 15 minutes;
+    /// nothing after it goes first). Returns how many were copied.
+    pub async fn pass(&self) -> Result<usize> {
+        let Some(remote) = &self.remote else {
+            return Ok(0);
+        };
+        let _one = self.passing.lock().await;
+        let mut done = 0;
+        loop {
+            let now = self.clock.now();
+            let head = self
+                .db
+                .read(|c| {
+                    c.prepare_cached(
+                        "SELECT id, path, attempts, next_attempt_at FROM deploy_queue ORDER BY id LIMIT 1",
+                    )?
+                    .query_row([], |r| {
+                        Ok((
+                            r.get::<_, i64>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, i64>(2)?,
+                            r.get::<_, String>(3)?,
+                        ))
+                    })
+                    .map(Some)
+                    .or_else(|e| match e {
+                        rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                        e => Err(e),
+                    })
+                })
+                .await?;
+            let Some((id, path, attempts, next)) = head else {
+                return Ok(done);
+            };
+            if next > sql_time(now) {
+                return Ok(done);
+            }
+            match copy(remote, &self.dist, &path).await {
+                Ok(()) => {
+                    self.db
+                        .write(move |tx| {
+                            tx.execute("DELETE FROM deploy_queue WHERE id = ?1", [id])?;
+                            Ok(())
+                        })
+                        .await?;
+                    done += 1;
+                }
+                Err(e) => {
+                    let attempts = attempts + 1;
+                    let wait =
+                        SignedDuration::from_secs((10_i64 << (attempts - 1).min(10)).min(15 * 60));
+                    let next = sql_time(now.checked_add(wait).unwrap_or(now));
+                    let error = format!("{e:#}");
+                    tracing::warn!(%path, attempts, error = %error, "copying to the deploy bucket failed; trying again at {next}");
+                    self.db
+                        .write(move |tx| {
+                            tx.execute(
+                                "UPDATE deploy_queue SET attempts = ?2, last_error = ?3, next_attempt_at = ?4 WHERE id = ?1",
+                                rusqlite::params![id, attempts, error, next],
+                            )?;
+                            Ok(())
+                        })
+                        .await?;
+                    return Ok(done);
+                }
+            }
+        }
+    }
+
+    /// Everything waiting is due now (staff's "Try again").
+    pub async fn retry_now(&self) -> Result<()> {
+        let now = self.clock.now_sql();
+        self.db
+            .write(move |tx| {
+                tx.execute("UPDATE deploy_queue SET next_attempt_at = ?1", [now])?;
+                Ok(())
+            })
+            .await?;
+        self.bell.notify_one();
+        Ok(())
+    }
+
+    pub async fn status(&self) -> Result<Status> {
+        let target = self.remote.as_ref().map(Remote::url);
+        let (waiting, oldest, failing) = self
+            .db
+            .read(|c| {
+                let (waiting, oldest) = c.query_row(
+                    "SELECT COUNT(*), MIN(queued_at) FROM deploy_queue",
+                    [],
+                    |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<String>>(1)?)),
+                )?;
+                let failing = c
+                    .query_row(
+                        "SELECT path, attempts, last_error, next_attempt_at FROM deploy_queue \
+                         ORDER BY id LIMIT 1",
+                        [],
+                        |r| {
+                            Ok(Failing {
+                                path: r.get(0)?,
+                                attempts: r.get(1)?,
+                                last_error: r.get::<_, Option<String>>(2)?.unwrap_or_default(),
+                                next_attempt_at: r.get(3)?,
+                            })
+                        },
+                    )
+                    .ok()
+                    .filter(|f| f.attempts > 0);
+                Ok((waiting, oldest, failing))
+            })
+            .await?;
+        Ok(Status {
+            target,
+            waiting,
+            oldest_queued_at: oldest,
+            failing,
+        })
+    }
+
+    /// Makes the bucket equal `dist/`: copies every file the bucket lacks or holds another
+    /// version of (the hashed assets and images first, then the pages that use them), then
+    /// deletes what `dist/` no longer has.
+    pub async fn sync_all(&self) -> Result<Synced> {
+        let Some(remote) = &self.remote else {
+            return Ok(Synced::default());
+        };
+        // Whatever was queued before dist/ is read is copied by this pass, as it is now.
+        let covered: i64 = self
+            .db
+            .read(|c| {
+                c.query_row("SELECT COALESCE(MAX(id), 0) FROM deploy_queue", [], |r| {
+                    r.get(0)
+                })
+            })
+            .await?;
+        let dist = self.dist.clone();
+        let local = tokio::task::spawn_blocking(move || local_files(&dist)).await??;
+        let mut remote_tags: HashMap<String, String> = HashMap::new();
+        let prefix = (!remote.prefix.is_empty()).then(|| remote.key(""));
+        let mut list = remote.store.list(prefix.as_ref());
+        while let Some(meta) = list.next().await {
+            let meta = meta?;
+            if let Some(rel) = remote.rel(meta.location.as_ref()) {
+                let tag = meta.e_tag.unwrap_or_default().trim_matches('"').to_owned();
+                remote_tags.insert(rel.to_owned(), tag);
+            }
+        }
+        let mut synced = Synced::default();
+        let (first, then): (Vec<_>, Vec<_>) = local
+            .into_iter()
+            .filter(|(rel, md5)| {
+                let same = remote_tags.remove(rel).as_deref() == Some(md5.as_str());
+                if same {
+                    synced.unchanged += 1;
+                }
+                !same
+            })
+            .map(|(rel, _)| rel)
+            .partition(|rel| rel.starts_with("assets/") || rel.starts_with("media/"));
+        for group in [first, then] {
+            synced.uploaded += group.len();
+            futures_util::stream::iter(group)
+                .map(|rel| async move { copy(remote, &self.dist, &rel).await })
+                .buffer_unordered(PARALLEL)
+                .try_collect::<Vec<()>>()
+                .await?;
+        }
+        let gone: Vec<String> = remote_tags.into_keys().collect();
+        synced.deleted = gone.len();
+        futures_util::stream::iter(gone)
+            .map(|rel| async move {
+                remote
+                    .store
+                    .delete(&remote.key(&rel))
+                    .await
+                    .with_context(|| format!("deleting {rel}"))
+            })
+            .buffer_unordered(PARALLEL)
+            .try_collect::<Vec<()>>()
+            .await?;
+        self.db
+            .write(move |tx| {
+                tx.execute("DELETE FROM deploy_queue WHERE id <= ?1", [covered])?;
+                Ok(())
+            })
+            .await?;
+        Ok(synced)
+    }
+}
+
+/// Puts `dist/{rel}` in the bucket with its type and cache policy, or deletes it (and any
+/// compressed copies) from the bucket when `dist/` no longer has it.
+async fn copy(remote: &Remote, dist: &Path, rel: &str) -> Result<()> {
+    anyhow::ensure!(
+        !rel.split('/')
+            .any(|p| p.is_empty() || p == "." || p == ".."),
+        "{rel:?} is not a path inside dist/"
+    );
+    match tokio::fs::read(dist.join(rel)).await {
+        Ok(bytes) => {
+            let (content_type, coding, immutable) = crate::http::static_files::describe(rel);
+            let mut attributes = Attributes::new();
+            attributes.insert(Attribute::ContentType, content_type.into());
+            attributes.insert(
+                Attribute::CacheControl,
+                if immutable { IMMUTABLE } else { PAGE }.into(),
+            );
+            if let Some(coding) = coding {
+                attributes.insert(Attribute::ContentEncoding, coding.into());
+            }
+            let options = PutOptions {
+                attributes,
+                ..Default::default()
+            };
+            remote
+                .store
+                .put_opts(&remote.key(rel), bytes.into(), options)
+                .await
+                .with_context(|| format!("copying {rel}"))?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            for gone in [rel.to_owned(), format!("{rel}.br"), format!("{rel}.gz")] {
+                remote
+                    .store
+                    .delete(&remote.key(&gone))
+                    .await
+                    .with_context(|| format!("deleting {gone}"))?;
+            }
+        }
+        Err(e) => return Err(e).with_context(|| format!("reading {rel}")),
+    }
+    Ok(())
+}
+
+/// Every file under `dist` (not hidden ones: a rebuild's temporary files), relative, with
+/// the MD5 of its bytes in hex.
+pub fn local_files(dist: &Path) -> Result<Vec<(String, String)>> {
+    let mut found = Vec::new();
+    let mut folders = vec![dist.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in
+            std::fs::read_dir(&folder).with_context(|| format!("reading {}", folder.display()))?
+        {
+            let entry = entry?;
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let kind = entry.file_type()?;
+            if kind.is_dir() {
+                folders.push(entry.path());
+            } else if kind.is_file() {
+                let path = entry.path();
+                let rel = path
+                    .strip_prefix(dist)
+                    .unwrap_or(&path)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let md5 = format!("{:x}", Md5::digest(std::fs::read(&path)?));
+                found.push((rel, md5));
+            }
+        }
+    }
+    found.sort_unstable();
+    Ok(found)
+}
