@@ -135,21 +135,11 @@ pub fn start(state: &AppState) -> anyhow::Result<()> {
             while rebuilder.site().is_some() && rebuilder.passes() == 0 {
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
-            // Until it succeeds: what it covers is not in the queue, and each try copies only
-            // what the last one missed.
-            let mut wait = Duration::from_secs(5);
-            loop {
-                match deployer.sync_all().await {
-                    Ok(synced) => {
-                        tracing::info!(?synced, "the deploy bucket is in step with dist/");
-                        break;
-                    }
-                    Err(e) => {
-                        tracing::error!(error = %format!("{e:#}"), "the deploy bucket could not be brought in step with dist/; trying again in {wait:?}")
-                    }
-                }
-                tokio::time::sleep(wait).await;
-                wait = (wait * 2).min(Duration::from_secs(300));
+            // Until it succeeds (what it covers is not in the queue; each try copies only what
+            // the last one missed; staff see its failure and can ring for a try at once).
+            while !deployer.bring_in_step().await {
+                let _ =
+                    tokio::time::timeout(deployer.sync_backoff(), deployer.bell().notified()).await;
             }
             repeat(
                 deploy::POLL,

@@ -38,6 +38,11 @@ pub struct Deployer {
     bell: Arc<Notify>,
     /// One pass at a time: the queue's order is the bucket's.
     passing: tokio::sync::Mutex<()>,
+    /// Whether the full copy after start has succeeded: until then the queue waits (what
+    /// the copy covers is not in the queue) and the copy's failure is what staff see.
+    in_step: std::sync::atomic::AtomicBool,
+    syncing: tokio::sync::Mutex<()>,
+    sync_failure: std::sync::Mutex<Option<Failing>>,
 }
 
 /// What a full deploy did.
@@ -62,7 +67,7 @@ pub struct Status {
     pub failing: Option<Failing>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Failing {
     pub path: String,
@@ -80,6 +85,9 @@ impl Deployer {
             clock,
             bell: Arc::default(),
             passing: tokio::sync::Mutex::new(()),
+            in_step: Default::default(),
+            syncing: tokio::sync::Mutex::new(()),
+            sync_failure: Default::default(),
         })
     }
 
@@ -120,6 +128,51 @@ impl Deployer {
         }
     }
 
+    /// One try at the full copy after start ([`Deployer::sync_all`]) unless one already
+    /// succeeded; a failure is kept for [`Deployer::status`]. Returns whether the bucket is in
+    /// step.
+    pub async fn bring_in_step(&self) -> bool {
+        let _one = self.syncing.lock().await;
+        if self.in_step.load(std::sync::atomic::Ordering::SeqCst) {
+            return true;
+        }
+        match self.sync_all().await {
+            Ok(synced) => {
+                tracing::info!(?synced, "the deploy bucket is in step with dist/");
+                *self.sync_failure.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                self.in_step
+                    .store(true, std::sync::atomic::Ordering::SeqCst);
+                true
+            }
+            Err(e) => {
+                let mut failure = self.sync_failure.lock().unwrap_or_else(|p| p.into_inner());
+                let attempts = failure.as_ref().map_or(0, |f| f.attempts) + 1;
+                let now = self.clock.now();
+                let next = now.checked_add(backoff(attempts)).unwrap_or(now);
+                let error = format!("{e:#}");
+                tracing::error!(error = %error, attempts, "the deploy bucket could not be brought in step with dist/; trying again at {next}");
+                *failure = Some(Failing {
+                    path: "dist/".into(),
+                    attempts,
+                    last_error: error,
+                    next_attempt_at: sql_time(next),
+                });
+                false
+            }
+        }
+    }
+
+    /// How long to wait before the next try at the full copy after start.
+    pub fn sync_backoff(&self) -> std::time::Duration {
+        let attempts = self
+            .sync_failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .map_or(1, |f| f.attempts);
+        backoff(attempts).unsigned_abs()
+    }
+
     /// Copies the queue's files in order until it is empty or a copy fails (that one is
     /// tried again later: after 10 s, then twice as long each time, at most 15 minutes;
     /// nothing after it goes first). Returns how many were copied.
@@ -127,6 +180,9 @@ impl Deployer {
         let Some(remote) = &self.remote else {
             return Ok(0);
         };
+        if !self.in_step.load(std::sync::atomic::Ordering::SeqCst) {
+            return Ok(0);
+        }
         let _one = self.passing.lock().await;
         let mut done = 0;
         loop {
@@ -170,9 +226,7 @@ impl Deployer {
                 }
                 Err(e) => {
                     let attempts = attempts + 1;
-                    let wait =
-                        SignedDuration::from_secs((10_i64 << (attempts - 1).min(10)).min(15 * 60));
-                    let next = sql_time(now.checked_add(wait).unwrap_or(now));
+                    let next = sql_time(now.checked_add(backoff(attempts)).unwrap_or(now));
                     let error = format!("{e:#}");
                     tracing::warn!(%path, attempts, error = %error, "copying to the deploy bucket failed; trying again at {next}");
                     self.db
@@ -190,8 +244,12 @@ impl Deployer {
         }
     }
 
-    /// Everything waiting is due now (staff's "Try again").
+    /// Everything waiting is due now (staff's "Try again"); the full copy after start, when
+    /// it has not succeeded yet, is tried at once.
     pub async fn retry_now(&self) -> Result<()> {
+        if !self.bring_in_step().await {
+            return Ok(());
+        }
         let now = self.clock.now_sql();
         self.db
             .write(move |tx| {
@@ -232,6 +290,12 @@ impl Deployer {
                 Ok((waiting, oldest, failing))
             })
             .await?;
+        let failing = failing.or_else(|| {
+            self.sync_failure
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone()
+        });
         Ok(Status {
             target,
             waiting,
@@ -309,6 +373,11 @@ impl Deployer {
             .await?;
         Ok(synced)
     }
+}
+
+/// After the `attempts`th failure: 10 s, doubling each time, at most 15 minutes.
+fn backoff(attempts: i64) -> SignedDuration {
+    SignedDuration::from_secs((10_i64 << (attempts - 1).clamp(0, 10)).min(15 * 60))
 }
 
 /// Puts `dist/{rel}` in the bucket with its type and cache policy, or deletes it (and any

@@ -34,7 +34,8 @@ pub const KEY_FILES: [&str; 3] = [
 /// How often the uploads and keys are looked at besides the nudge an upload gives: what a
 /// failed copy left behind goes within this.
 const RESCAN: Duration = Duration::from_secs(5);
-/// How long Litestream is waited for after it stops unexpectedly, before it is run again.
+/// How long Litestream is waited for after it stops unexpectedly, before it is run again
+/// (doubling while it keeps stopping at once).
 const RESTART_GAP: Duration = Duration::from_secs(2);
 
 /// `REPLICA_*`: where and how often.
@@ -183,14 +184,23 @@ impl Replication {
         tracing::info!(replica = %self.config.remote.url(), "replicating the database, uploads and keys");
         let me = self.clone();
         tokio::spawn(async move {
+            let mut gap = RESTART_GAP;
             loop {
+                let began = std::time::Instant::now();
                 if let Err(e) = me.run_litestream(&db, &config).await {
-                    tracing::error!(error = %format!("{e:#}"), "litestream could not run; the database is not being copied off-site");
+                    tracing::error!(error = %format!("{e:#}"), "litestream could not run; the database is not being copied off-site; trying again in {gap:?}");
                 }
                 if me.stopping.load(Ordering::SeqCst) {
                     return;
                 }
-                tokio::time::sleep(RESTART_GAP).await;
+                tokio::time::sleep(gap).await;
+                // A Litestream that keeps failing at once (a bad setting) is tried less and
+                // less often, up to every 5 minutes; one that ran a while starts over.
+                gap = if began.elapsed() > Duration::from_secs(60) {
+                    RESTART_GAP
+                } else {
+                    (gap * 2).min(Duration::from_secs(300))
+                };
             }
         });
         let me = self.clone();

@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useFocusWhenLost } from '../components/useFocusWhenLost';
 import { blogsQuery } from '../features/blog/api';
 import { BlogsTab } from '../features/blog/BlogsTab';
+import { DeployStatus } from '../features/deploy/DeployStatus';
 import { DonationsTab } from '../features/donations/DonationsTab';
 import { useDonations } from '../features/donations/useDonations';
 import { ErasePerson } from '../features/erasure/ErasePerson';
@@ -104,6 +105,7 @@ function Tabbed({ me, initial }: { me: Me; initial: Tab | null }) {
         </div>
       </div>
       {can(me, 'mail.read') && <MailFailures />}
+      {can(me, 'posts.publish_own') && <DeployStatus />}
 
       {tab && (
         <Tabs.Root
