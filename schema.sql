@@ -653,3 +653,14 @@ CREATE INDEX event_rsvps_waitlist ON event_rsvps (event_id, waitlisted_at, id)
 WHERE status = 'waitlisted';
 
 CREATE INDEX event_rsvps_going ON event_rsvps (event_id) WHERE status = 'going';
+
+-- The public site's files waiting to be copied to the deploy bucket (DEPLOY_URL), in the
+-- order the server made them live; a failure stays, retried and shown to staff.
+CREATE TABLE deploy_queue (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    queued_at TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT NOT NULL,
+    last_error TEXT
+);

@@ -180,7 +180,6 @@ async fn worker(
     let mut changed: Option<HashSet<i64>> = None;
     loop {
         let result = run(&site, &db, &files, &mut current, changed.take()).await;
-        passes.fetch_add(1, Ordering::SeqCst);
         let result = match result {
             Ok(paths) => {
                 // The deploy bucket gets them in the order they went live.
@@ -198,6 +197,9 @@ async fn worker(
                 Err(format!("{e:#}"))
             }
         };
+        // Counted once its files are queued for the deploy bucket too: the full copy at start
+        // waits for the first pass and takes what it queued as covered.
+        passes.fetch_add(1, Ordering::SeqCst);
         for waiter in waiters.drain(..) {
             let _ = waiter.send(result.clone());
         }

@@ -589,6 +589,17 @@ async fn a_publish_at_4000_posts_copies_a_handful_and_the_bucket_equals_dist() {
     eventually_within(Duration::from_secs(180), "the bucket holds dist/", in_step).await;
     assert!(objects(&bucket, None).await.len() > 4000);
 
+    // Nothing else in flight (the start's own changes, queued behind the full copy).
+    let mut idle = false;
+    for _ in 0..300 {
+        if deploy_status(&server.addr, &auth).await["waiting"] == 0 {
+            idle = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(idle, "the deploy queue never emptied after the start");
+
     // One publish, recorded as moto sees it (on a new connection: the first sat idle).
     let mut stream = connect(&server.addr).await;
     s3.call("POST", "/moto-api/recorder/reset-recording").await;
