@@ -167,10 +167,6 @@ impl Replication {
         })
     }
 
-    pub fn remote(&self) -> &Remote {
-        &self.config.remote
-    }
-
     /// Something new is in the uploads folder: copy it now rather than at the next rescan.
     pub fn nudge(&self) {
         self.bell.notify_one();
