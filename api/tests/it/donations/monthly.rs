@@ -22,11 +22,25 @@ pub(super) const DAY: u64 = 24 * 3600;
 /// A donate app mailing through `smtp`, with staff alerts on.
 pub(super) async fn monthly_app(smtp: &Smtp) -> Donate {
     let url = smtp.url();
-    donate_app(move |c| {
+    let d = donate_app(move |c| {
         c.mail.smtp_url = Some(url);
         c.mail.staff_email = Some("Staff <staff@example.org>".into());
     })
-    .await
+    .await;
+    // These tests pass months on the clock, and what a plan will give in a year depends on
+    // the months left in it (a $25 plan started in January passes $200 by December, one
+    // started in September does not): they start on the next September 1, whatever today's
+    // date, so the same months pass in one year every run.
+    let now = d.app.state.clock.now();
+    let today = now.to_zoned_datetime(jiff::tz::TimeZone::UTC).date();
+    let year = if today.month() < 9 {
+        today.year()
+    } else {
+        today.year() + 1
+    };
+    let september: jiff::Timestamp = format!("{year}-09-01T12:00:00Z").parse().unwrap();
+    d.advance(september.duration_since(now).as_secs());
+    d
 }
 
 impl Donate {
