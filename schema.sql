@@ -24,7 +24,10 @@ CREATE TABLE newsletter_signups (
     -- The address's row in supporter_emails (its person): one signup per address (V16).
     email_id INTEGER UNIQUE REFERENCES supporter_emails (id),
     -- A confirmation mail is owed since then (the sender queues it; V15).
-    confirm_owed_since TEXT
+    confirm_owed_since TEXT,
+    -- Moved on by every unsubscribe; a confirmation link carries the epoch it was made in
+    -- (V20), so one mailed before an unsubscribe never subscribes the address again.
+    link_epoch INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE INDEX newsletter_signups_owed ON newsletter_signups (confirm_owed_since)
@@ -212,7 +215,9 @@ CREATE TABLE donation_refunds (
     refunded_at TEXT NOT NULL,
     refund_year INTEGER NOT NULL,
     created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
+    updated_at TEXT NOT NULL,
+    -- The staff member who made it, for a refund made from the admin (V20).
+    refunded_by INTEGER REFERENCES users (id)
 );
 
 CREATE INDEX donation_refunds_by_donation ON donation_refunds (donation_id, status);
@@ -317,9 +322,13 @@ CREATE TABLE failed_logins (
 -- Every message the site sends, queued in the write of the event that causes it (see
 -- api/src/domain/mail); `message` is the whole message, Message-ID included.
 CREATE TABLE mail_queue (
-    id INTEGER PRIMARY KEY,
+    -- Never used twice (V20): an outcome recorded for a message sent before an erasure
+    -- cannot land on a later one.
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     event_key TEXT NOT NULL UNIQUE,
-    kind TEXT NOT NULL CHECK (kind IN ('receipt', 'refund_notice', 'staff_alert', 'newsletter_confirm', 'newsletter_welcome', 'plan_notice', 'info_request', 'broadcast_test', 'event_rsvp', 'event_update', 'event_reminder')),
+    -- staff_security: sign-in codes, invitations, reset links and security notices to
+    -- staff, kept out of the people timeline (V20).
+    kind TEXT NOT NULL CHECK (kind IN ('receipt', 'refund_notice', 'staff_alert', 'staff_security', 'newsletter_confirm', 'newsletter_welcome', 'plan_notice', 'info_request', 'broadcast_test', 'event_rsvp', 'event_update', 'event_reminder')),
     -- The person the message is about (lower case), so erasing them removes it.
     about TEXT NOT NULL,
     envelope_from TEXT NOT NULL,
@@ -456,7 +465,10 @@ CREATE TABLE staff_sessions (
     expires_at INTEGER NOT NULL,
     ip TEXT,
     browser TEXT NOT NULL DEFAULT '',
-    ended_at TEXT
+    ended_at TEXT,
+    -- When the session last proved its password again, for changes to how its person
+    -- signs in (V20).
+    confirmed_at TEXT
 );
 CREATE INDEX staff_sessions_of_user ON staff_sessions (user_id, ended_at);
 
@@ -533,7 +545,9 @@ CREATE TABLE service_tokens (
     created_by INTEGER REFERENCES users (id),
     created_at TEXT NOT NULL,
     last_used_at TEXT,
-    revoked_at TEXT
+    revoked_at TEXT,
+    -- Set when made, at most a year on (V20); a token also ends with its maker's account.
+    expires_at TEXT
 );
 
 -- One send of one post. Its message (subject, e-mail-safe HTML, text) is fixed when it is
@@ -664,3 +678,35 @@ CREATE TABLE deploy_queue (
     next_attempt_at TEXT NOT NULL,
     last_error TEXT
 );
+
+-- Wrong second-step answers per account (e-mailed, authenticator or recovery codes, V20):
+-- more than ten in fifteen minutes and only known browsers and passkeys sign it in.
+CREATE TABLE second_step_failures (
+    id INTEGER PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users (id),
+    at TEXT NOT NULL
+);
+
+CREATE INDEX second_step_failures_of_user ON second_step_failures (user_id, at);
+
+-- An RSVP waiting for its mailbox to confirm it (V20): it holds no seat and changes no
+-- RSVP until the link mailed to the address is used. `network_key` is a keyed hash of the
+-- network it came from (an IPv4 address or an IPv6 /64), to bound what one network asks.
+CREATE TABLE event_rsvp_requests (
+    id INTEGER PRIMARY KEY,
+    event_id INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    email_id INTEGER REFERENCES supporter_emails (id),
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    zip_code TEXT NOT NULL,
+    phone TEXT,
+    guests INTEGER NOT NULL DEFAULT 0 CHECK (guests BETWEEN 0 AND 4),
+    network_key TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    UNIQUE (event_id, email_id)
+);
+
+CREATE INDEX event_rsvp_requests_expiry ON event_rsvp_requests (expires_at);
+
+CREATE INDEX event_rsvp_requests_network ON event_rsvp_requests (event_id, network_key);

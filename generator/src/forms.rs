@@ -253,8 +253,8 @@ pub const RSVP: Form = Form {
     texts: Texts {
         submit: "RSVP",
         pending: "Sending...",
-        success_title: "You're going!",
-        success_description: "We've e-mailed you the details with a calendar invitation.",
+        success_title: "Check your e-mail to confirm",
+        success_description: "Open the link we've sent within 24 hours to take your seat.",
         failure_title: "RSVP failed",
         failure_fallback: "There was an error sending your RSVP. Please try again.",
     },

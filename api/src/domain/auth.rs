@@ -333,8 +333,9 @@ impl Auth {
         times.len() >= MAX_ACCOUNT_FAILURES
     }
 
-    /// Counts a wrong password for account `user`.
-    pub fn account_failed(&self, user: i64) {
+    /// Counts a wrong password for account `user`; `true` when this one locked it (so its
+    /// owner is told once).
+    pub fn account_failed(&self, user: i64) -> bool {
         let mut failures = self
             .account_failures
             .lock()
@@ -343,10 +344,15 @@ impl Auth {
             failures.retain(|_, times| times.back().is_some_and(|t| t.elapsed() < FAILURE_WINDOW));
         }
         let times = failures.entry(user).or_default();
+        while times.front().is_some_and(|t| t.elapsed() >= FAILURE_WINDOW) {
+            times.pop_front();
+        }
         times.push_back(Instant::now());
+        let locked_now = times.len() == MAX_ACCOUNT_FAILURES;
         while times.len() > MAX_ACCOUNT_FAILURES {
             times.pop_front();
         }
+        locked_now
     }
     /// Counts an attempt from `ip` (its /64, for IPv6: [`limit_key`]), or `Err(seconds to
     /// wait)` when that network has tried too often lately. Other networks are untouched.

@@ -126,6 +126,7 @@ pub fn erase(
     let plans = rows_of(tx, "donation_plans", "donor_email", &email)?;
     let mail = rows_of(tx, "mail_queue", "about", &email)?;
     let rsvps = rows_of(tx, "event_rsvps", "email", &email)?;
+    let rsvp_requests = rows_of(tx, "event_rsvp_requests", "email", &email)?;
     // Their numbers' consent records go with them: kept as evidence for as long as the party
     // may text a number, and after erasure it may not.
     let mut phones = Vec::new();
@@ -192,7 +193,13 @@ pub fn erase(
     for event in events {
         moved_up.extend(super::events::seats::promote(tx, event, now)?);
     }
-    let rsvps = rsvps.len();
+    // RSVPs still waiting for their mailbox held nothing: they just go.
+    each(
+        tx,
+        "DELETE FROM event_rsvp_requests WHERE id = ?1",
+        &rsvp_requests,
+    )?;
+    let rsvps = rsvps.len() + rsvp_requests.len();
     // The messages about them go too (staff alerts quote what they wrote), but for the
     // receipts and refund notices of completed gifts, which are part of the record the law
     // keeps.

@@ -8,7 +8,8 @@
 //! - `UnsupportedMediaType`: a body in an encoding the route does not take.
 //! - `Forbidden`: a request we will not take from where it came (a cross-site form post), or
 //!   from who sent it (a role without the capability); `MustEnrol` when what is missing is
-//!   the strong second factor their role requires.
+//!   the strong second factor their role requires; `Reauth` when the session must prove its
+//!   password again first (a change to how its person signs in).
 //! - `PayloadTooLarge`: a body over the route's limit.
 //! - `Unauthorized`: no valid admin session; the admin app signs out on it.
 //! - `TooManyRequests`: a rate limit was hit; `RetryAfter` when the client should be told
@@ -46,6 +47,10 @@ pub enum ApiError {
     /// body also says `"enrol": true`, so the admin sends them to enrol.
     #[error("{0}")]
     MustEnrol(String),
+    /// The session must prove its password again before this (a change to its person's
+    /// second factors): a 403 whose body also says `"reauth": true`, so the admin asks.
+    #[error("{0}")]
+    Reauth(String),
     #[error("The request is too large.")]
     PayloadTooLarge,
     /// The spec's own words for a blog image over 5 MB.
@@ -122,6 +127,14 @@ pub async fn recover(rejection: Rejection) -> Result<warp::reply::Response, Infa
             ApiError::Forbidden(m) => (StatusCode::FORBIDDEN, m.clone()),
             ApiError::MustEnrol(m) => {
                 let body = serde_json::json!({ "message": m, "enrol": true });
+                return Ok(warp::reply::with_status(
+                    warp::reply::json(&body),
+                    StatusCode::FORBIDDEN,
+                )
+                .into_response());
+            }
+            ApiError::Reauth(m) => {
+                let body = serde_json::json!({ "message": m, "reauth": true });
                 return Ok(warp::reply::with_status(
                     warp::reply::json(&body),
                     StatusCode::FORBIDDEN,

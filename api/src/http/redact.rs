@@ -19,14 +19,44 @@ pub fn email(address: &str) -> String {
 }
 
 /// The pages whose address ends in a secret: a link mailed to one person (confirm,
-/// unsubscribe, cancel a monthly gift, sign a donor's browsers out) or a staff preview.
-/// Whoever reads the log must not be able to use them.
-const TOKEN_PATHS: &[&str] = &[
+/// unsubscribe, cancel a monthly gift, sign a donor's browsers out, see, confirm or cancel
+/// an RSVP) or a staff preview. Whoever reads the log must not be able to use them.
+///
+/// Every route with a free segment in its address joins this list or [`NOT_SECRET`]: a
+/// test walks the routes' `warp::path!`s and fails on one that is in neither.
+pub const TOKEN_PATHS: &[&str] = &[
     "/newsletter/confirm/",
     "/newsletter/unsubscribe/",
     "/donate/monthly/cancel/",
     "/donate/history/sign-out/",
     "/admin/preview/",
+    "/events/rsvp/",
+];
+
+/// The addresses whose free segment is no secret (an id, a slug, a page number), written as
+/// their fixed part (under `/api` or `/api/admin` for the API's route groups).
+#[cfg(test)]
+const NOT_SECRET: &[&str] = &[
+    "admin/blog/",
+    "admin/broadcasts/",
+    "admin/events/",
+    "admin/person/",
+    "blog/archive/",
+    "blog/page/",
+    "blog/",
+    "blogs/",
+    "broadcasts/",
+    "donations/",
+    "events/",
+    "forms/",
+    "invitations/",
+    "people/merges/",
+    "people/",
+    "plans/",
+    "revisions/",
+    "security/passkeys/",
+    "service-tokens/",
+    "users/",
 ];
 
 /// A request path for the log: the secret at the end of a mailed link's address is
@@ -98,6 +128,74 @@ mod tests {
         assert_eq!(path("/admin/preview/abcdef"), "/admin/preview/…");
         assert_eq!(path("/newsletter/confirm/"), "/newsletter/confirm/");
         assert_eq!(path("/blog/a-long-post-title"), "/blog/a-long-post-title");
+    }
+
+    #[test]
+    fn an_rsvps_links_are_not_logged() {
+        assert_eq!(path("/events/rsvp/12-abcdef"), "/events/rsvp/…");
+        assert_eq!(path("/events/rsvp/confirm/3-17900-ab"), "/events/rsvp/…");
+        assert_eq!(path("/events/town-hall"), "/events/town-hall");
+    }
+
+    /// The fixed part of each `warp::path!` in `source` that has a free segment: `"a" / "b"
+    /// / String / "c"` is `a/b/`.
+    fn free_routes(source: &str) -> Vec<String> {
+        let mut found = Vec::new();
+        let mut rest = source;
+        while let Some(at) = rest.find("warp::path!(") {
+            rest = &rest[at + "warp::path!(".len()..];
+            let end = rest.find(')').unwrap_or(rest.len());
+            let segments: Vec<&str> = rest[..end].split('/').map(str::trim).collect();
+            if segments.iter().all(|s| s.starts_with('"')) {
+                continue;
+            }
+            let fixed: String = segments
+                .iter()
+                .take_while(|s| s.starts_with('"'))
+                .map(|s| format!("{}/", s.trim_matches('"')))
+                .collect();
+            found.push(fixed);
+        }
+        found
+    }
+
+    #[test]
+    fn every_route_with_a_free_segment_says_whether_it_is_a_secret() {
+        let src = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+        let mut files = Vec::new();
+        let mut dirs = vec![std::path::PathBuf::from(src)];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    files.push(path);
+                }
+            }
+        }
+        let mut routes = 0;
+        for file in files {
+            let source = std::fs::read_to_string(&file).unwrap();
+            for fixed in free_routes(&source) {
+                routes += 1;
+                let secret = TOKEN_PATHS
+                    .iter()
+                    .any(|t| fixed.starts_with(t.trim_start_matches('/')));
+                let open = NOT_SECRET.contains(&fixed.as_str());
+                assert!(
+                    secret || open,
+                    "{}: the route under {fixed:?} has a free segment: add it to TOKEN_PATHS \
+                     if that segment is a secret (a mailed link's token), else to NOT_SECRET",
+                    file.display()
+                );
+            }
+        }
+        assert!(routes > 40, "the walk found the routes ({routes})");
+        // And each secret page is redacted as a whole.
+        for prefix in TOKEN_PATHS {
+            assert_eq!(path(&format!("{prefix}s3cret-token")), format!("{prefix}…"));
+        }
     }
 
     #[test]

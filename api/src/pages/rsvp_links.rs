@@ -1,3 +1,7 @@
+//! `/events/rsvp/confirm/{token}`: the link mailed for an RSVP the form stored as waiting.
+//! GET shows what it would confirm and one button; the POST takes the seat (or the place on
+//! the waitlist), or changes the address's RSVP, and mails the RSVP's own link.
+//!
 //! `/events/rsvp/{token}`: an RSVP's own page, from the link in every message about it,
 //! working without signing in and without JavaScript. GET shows the event, where the RSVP
 //! stands, the video link of an online event to those going (the only page that shows it),
@@ -18,8 +22,8 @@ use warp::reply::Response;
 use super::notice::Links;
 use crate::domain::audit::{self, Action};
 use crate::domain::events::mail::{self as event_mail, Note};
-use crate::domain::events::seats;
-use crate::domain::mail::tokens::Tokens;
+use crate::domain::events::{requests, seats};
+use crate::domain::mail::tokens::{Confirm, Tokens};
 use crate::http::filters::client_ip;
 use crate::http::proxy::ProxyTrust;
 
@@ -40,8 +44,202 @@ pub fn routes(
     let cancel = warp::path!("events" / "rsvp" / String)
         .and(warp::post())
         .and(client_ip(trust_proxy))
-        .then(move |token, ip| cancel(links.clone(), site.clone(), token, ip));
-    show.or(cancel).unify().boxed()
+        .then({
+            let (links, site) = (links.clone(), site.clone());
+            move |token, ip| cancel(links.clone(), site.clone(), token, ip)
+        });
+    let ask = warp::path!("events" / "rsvp" / "confirm" / String)
+        .and(warp::get())
+        .then({
+            let links = links.clone();
+            move |token| show_request(links.clone(), token)
+        });
+    let confirm = warp::path!("events" / "rsvp" / "confirm" / String)
+        .and(warp::post())
+        .then(move |token| confirm(links.clone(), site.clone(), token));
+    show.or(cancel)
+        .unify()
+        .or(ask)
+        .unify()
+        .or(confirm)
+        .unify()
+        .boxed()
+}
+
+/// What a confirmation link names.
+enum Link {
+    Waiting(requests::Waiting, Event),
+    Expired,
+    Invalid,
+}
+
+/// The waiting request `token` is the link of, at `now`.
+fn request_of(
+    conn: &Connection,
+    tokens: &Tokens,
+    token: &str,
+    now: jiff::Timestamp,
+) -> rusqlite::Result<Link> {
+    if token.len() > MAX_TOKEN {
+        return Ok(Link::Invalid);
+    }
+    let Some(id) = Tokens::id_of(token) else {
+        return Ok(Link::Invalid);
+    };
+    let Some(email) = requests::email_of(conn, id)? else {
+        // Used already, or forgotten: the RSVP's own mail took over.
+        return Ok(Link::Expired);
+    };
+    match tokens.check_rsvp_request(token, id, &email, now) {
+        Confirm::Invalid => return Ok(Link::Invalid),
+        Confirm::Expired => return Ok(Link::Expired),
+        Confirm::Valid => {}
+    }
+    let Some(waiting) = requests::waiting(conn, id, now)? else {
+        return Ok(Link::Expired);
+    };
+    match events::store::public_by_id(conn, waiting.event)? {
+        Some(event) => Ok(Link::Waiting(waiting, event)),
+        None => Ok(Link::Invalid),
+    }
+}
+
+fn party(guests: i64) -> String {
+    match guests {
+        0 => String::new(),
+        1 => " with 1 guest".into(),
+        n => format!(" with {n} guests"),
+    }
+}
+
+/// GET: what the link would confirm, and the one button; opening it changes nothing (mail
+/// scanners fetch links).
+async fn show_request(links: Links, token: String) -> Response {
+    let (mail, now) = (links.mail.clone(), links.clock.now());
+    let t = token.clone();
+    let found = links
+        .db
+        .read(move |c| request_of(c, &mail.tokens, &t, now))
+        .await;
+    let (w, event) = match found {
+        Ok(Link::Waiting(w, event)) => (w, event),
+        Ok(Link::Expired) => return expired(&links).await,
+        Ok(Link::Invalid) => return invalid(&links).await,
+        Err(e) => return failed(&links, e).await,
+    };
+    if !event.open(now) {
+        return closed(&links).await;
+    }
+    let mut paragraphs = vec![format!(
+        "{}{}: confirm to take your seat, or your place on the waitlist if the event has filled.",
+        w.name,
+        party(w.guests)
+    )];
+    if w.changes {
+        paragraphs.push(
+            "You already have an RSVP for this event: confirming changes it to these details."
+                .into(),
+        );
+    }
+    let tz = event.zone();
+    paragraphs.push(format!(
+        "When: {}",
+        events::display_span(event.starts_at, event.ends_at, &tz)
+    ));
+    let action = format!("/events/rsvp/confirm/{token}");
+    let paragraphs: Vec<&str> = paragraphs.iter().map(String::as_str).collect();
+    page(
+        &links,
+        StatusCode::OK,
+        &format!("Confirm your RSVP: {}", event.title),
+        &paragraphs,
+        Some((action.as_str(), "Confirm my RSVP")),
+    )
+    .await
+}
+
+/// What the confirming POST did.
+enum Confirmed {
+    Standing(seats::Standing),
+    Expired,
+    Invalid,
+}
+
+/// POST: the RSVP is made (or the address's changed) now, with its mail; whoever a smaller
+/// party frees seats for moves up.
+async fn confirm(links: Links, site: Arc<SiteConfig>, token: String) -> Response {
+    let (mail, now) = (links.mail.clone(), links.clock.now());
+    let done = links
+        .db
+        .write(move |tx| {
+            let (w, event) = match request_of(tx, &mail.tokens, &token, now)? {
+                Link::Waiting(w, event) => (w, event),
+                Link::Expired => return Ok(Confirmed::Expired),
+                Link::Invalid => return Ok(Confirmed::Invalid),
+            };
+            if !event.open(now) {
+                return Ok(Confirmed::Standing(seats::Standing::Closed));
+            }
+            let outcome = requests::confirm(tx, &w, now)?;
+            if let Some(id) = outcome.rsvp
+                && matches!(
+                    outcome.standing,
+                    seats::Standing::Going | seats::Standing::Waitlisted
+                )
+            {
+                event_mail::queue(&mail, &site, tx, id, Note::Confirmation, now)?;
+            }
+            for moved in &outcome.moved_up {
+                event_mail::queue(&mail, &site, tx, *moved, Note::MovedUp, now)?;
+            }
+            Ok(Confirmed::Standing(outcome.standing))
+        })
+        .await;
+    match done {
+        Ok(Confirmed::Standing(standing)) => {
+            links.mail.wake();
+            let (status, title, body) = match standing {
+                seats::Standing::Going => (StatusCode::OK, events::GOING_TITLE, events::GOING_BODY),
+                seats::Standing::Waitlisted => (
+                    StatusCode::OK,
+                    events::WAITLISTED_TITLE,
+                    events::WAITLISTED_BODY,
+                ),
+                seats::Standing::Full => (
+                    StatusCode::CONFLICT,
+                    "Sorry, this event is full",
+                    "Every seat was taken before you confirmed, and this event keeps no waitlist.",
+                ),
+                seats::Standing::Closed => return closed(&links).await,
+            };
+            page(&links, status, title, &[body], None).await
+        }
+        Ok(Confirmed::Expired) => expired(&links).await,
+        Ok(Confirmed::Invalid) => invalid(&links).await,
+        Err(e) => failed(&links, e).await,
+    }
+}
+
+async fn expired(links: &Links) -> Response {
+    page(
+        links,
+        StatusCode::GONE,
+        "This link has expired",
+        &["It worked for 24 hours, or it was used already. To RSVP, fill in the form on the event's page again; we'll send you a new link."],
+        None,
+    )
+    .await
+}
+
+async fn closed(links: &Links) -> Response {
+    page(
+        links,
+        StatusCode::GONE,
+        "RSVPs for this event are closed",
+        &["The event has started, its RSVP deadline has passed, or it was cancelled."],
+        None,
+    )
+    .await
 }
 
 /// An RSVP as its page shows it.

@@ -1,15 +1,14 @@
 //! The public side of events that the static pages cannot be:
 //!
-//! - `POST /api/events/rsvp` (the event page's form, JSON or a plain HTML post): an RSVP,
-//!   answered "You're going!" or "You're on the waitlist" (a post without JavaScript gets
-//!   `303` to `/events/going` or `/events/waitlisted`). The answer is what anyone asking
-//!   for that party would get, whether or not the address had RSVPed before;
+//! - `POST /api/events/rsvp` (the event page's form, JSON or a plain HTML post): an RSVP
+//!   waiting for its mailbox, answered "Check your e-mail to confirm" (a post without
+//!   JavaScript gets `303` to `/events/check-email`), the same whoever it names; the seats
+//!   left move only when the mailed link is used;
 //! - `GET /api/events/{slug}/spots`: the seats left, never cached, for the page's "spots
 //!   left" line.
 
 use std::sync::Arc;
 
-use generator::config::SiteConfig;
 use generator::content::TextConsent;
 use generator::forms::{self, Values};
 use serde_json::json;
@@ -18,20 +17,17 @@ use warp::reply::Response;
 use warp::{Filter, Rejection, Reply};
 
 use super::submission::{Accepted, Gate, Submitter, form_route};
-use crate::domain::events::mail::{self as event_mail, Note};
-use crate::domain::events::seats::{self, Request, Standing};
+use crate::domain::events::mail as event_mail;
+use crate::domain::events::requests::{self, Asked};
+use crate::domain::events::seats::{self, Request};
 use crate::domain::sms_consent::{self, Grant};
 use crate::http::error::ApiError;
 use crate::state::{AppState, Desk};
 
-type Context = (Desk, Arc<SiteConfig>, Arc<TextConsent>);
+type Context = (Desk, Arc<TextConsent>);
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
-    let context: Context = (
-        state.desk(),
-        state.site.clone(),
-        state.texts_consent.clone(),
-    );
+    let context: Context = (state.desk(), state.texts_consent.clone());
     let rsvp = form_route(forms::RSVP, Gate::of(&state), context, rsvp);
     let db = state.db.clone();
     let clock = state.clock.clone();
@@ -76,25 +72,18 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
     rsvp.or(spots).unify().boxed()
 }
 
-const GOING: Accepted = Accepted {
+/// Every RSVP's answer, whoever it names: it waits for the link mailed to the address.
+const CHECK_EMAIL: Accepted = Accepted {
     created: true,
-    message: Some(generator::events::GOING_TITLE),
-    page: Some(generator::events::GOING_ROUTE),
-};
-const WAITLISTED: Accepted = Accepted {
-    created: true,
-    message: Some(generator::events::WAITLISTED_TITLE),
-    page: Some(generator::events::WAITLISTED_ROUTE),
+    message: Some(generator::events::CHECK_TITLE),
+    page: Some(generator::events::CHECK_ROUTE),
 };
 
 /// POST /api/events/rsvp `{event, name, email, zipCode, phone?, smsConsent?, guests?}`.
-/// Stored, with its mail, in one write; a ticked box to get texts records consent as the
-/// newsletter's does.
-async fn rsvp(
-    (desk, site, words): Context,
-    v: Values,
-    from: Submitter,
-) -> Result<Accepted, ApiError> {
+/// Stored as waiting for its mailbox, with the link's mail, in one write; the seats and any
+/// RSVP the address has change only when that link is used (`pages::rsvp_links`). A ticked
+/// box to get texts records consent as the newsletter's does.
+async fn rsvp((desk, words): Context, v: Values, from: Submitter) -> Result<Accepted, ApiError> {
     let slug = v.required("event");
     let (name, email, zip) = (
         v.required("name"),
@@ -105,12 +94,26 @@ async fn rsvp(
     let texts = v.get("smsConsent").is_some();
     let guests: i64 = v.get("guests").and_then(|g| g.parse().ok()).unwrap_or(0);
     let (mail, now) = (desk.mail.clone(), desk.clock.now());
-    let outcome = desk
+    let network = mail.tokens.key_of(
+        "rsvp-network",
+        &crate::http::network::limit_key(from.ip).to_string(),
+    );
+    let answer = desk
         .db
         .write(move |tx| {
             let Some(event) = event_mail::event_by_slug(tx, &slug)? else {
-                return Ok(None);
+                return Ok(Answer::NoSuchEvent);
             };
+            if !event.open(now) {
+                return Ok(Answer::Closed);
+            }
+            // Full with no waitlist is public (the page says so): refused alike for all.
+            if !event.waitlist
+                && seats::left(tx, event.id)?
+                    .is_some_and(|left| left < 1 + guests.clamp(0, seats::MAX_GUESTS))
+            {
+                return Ok(Answer::Full);
+            }
             let request = Request {
                 name: &name,
                 email: &email,
@@ -118,16 +121,12 @@ async fn rsvp(
                 phone: phone.as_deref(),
                 guests,
             };
-            let outcome = seats::rsvp(tx, event.id, &request, now)?;
-            if let Some(id) = outcome.rsvp
-                && matches!(outcome.standing, Standing::Going | Standing::Waitlisted)
+            if let Asked::Mail { request, slot } =
+                requests::ask(tx, event.id, &request, &network, now)?
             {
-                event_mail::queue(&mail, &site, tx, id, Note::Confirmation, now)?;
+                event_mail::queue_request(&mail, tx, request, slot, now)?;
             }
-            for moved in &outcome.moved_up {
-                event_mail::queue(&mail, &site, tx, *moved, Note::MovedUp, now)?;
-            }
-            if let (true, Some(phone), Some(_)) = (texts, phone.as_deref(), outcome.rsvp) {
+            if let (true, Some(phone)) = (texts, phone.as_deref()) {
                 let phone_key = |e164: &str| mail.tokens.key_of(sms_consent::KEY_PURPOSE, e164);
                 sms_consent::grant(
                     tx,
@@ -143,21 +142,24 @@ async fn rsvp(
                     },
                 )?;
             }
-            Ok(Some(outcome))
+            Ok(Answer::Check)
         })
         .await?;
     desk.mail.wake();
-    let Some(outcome) = outcome else {
-        return Err(ApiError::NotFound("There is no such event.".into()));
-    };
-    match outcome.answer {
-        _ if outcome.standing == Standing::Closed => Err(ApiError::Conflict(
+    match answer {
+        Answer::NoSuchEvent => Err(ApiError::NotFound("There is no such event.".into())),
+        Answer::Closed => Err(ApiError::Conflict(
             "RSVPs for this event are closed.".into(),
         )),
-        Standing::Going => Ok(GOING),
-        Standing::Waitlisted => Ok(WAITLISTED),
-        Standing::Full | Standing::Closed => {
-            Err(ApiError::Conflict("Sorry, this event is full.".into()))
-        }
+        Answer::Full => Err(ApiError::Conflict("Sorry, this event is full.".into())),
+        Answer::Check => Ok(CHECK_EMAIL),
     }
+}
+
+/// What the form is answered, from the request and the public facts of the event alone.
+enum Answer {
+    NoSuchEvent,
+    Closed,
+    Full,
+    Check,
 }

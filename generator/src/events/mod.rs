@@ -17,8 +17,8 @@ mod pages;
 pub mod store;
 
 pub use pages::{
-    GOING_BODY, GOING_TITLE, NEXT_END, NEXT_START, WAITLISTED_BODY, WAITLISTED_TITLE, calendar,
-    entry, sync, uid, write_all,
+    CHECK_BODY, CHECK_TITLE, GOING_BODY, GOING_TITLE, NEXT_END, NEXT_START, WAITLISTED_BODY,
+    WAITLISTED_TITLE, calendar, entry, sync, uid, write_all,
 };
 pub use store::{Event, Events};
 
@@ -31,10 +31,9 @@ pub const LIST_ROUTE: &str = "/events";
 pub const CALENDAR_FILE: &str = "events.ics";
 /// The events' sitemap (the sitemap index names it).
 pub const SITEMAP_FILE: &str = "events/sitemap.xml";
-/// Where an RSVP posted without JavaScript lands when it took a seat...
-pub const GOING_ROUTE: &str = "/events/going";
-/// ...and when it waits for one.
-pub const WAITLISTED_ROUTE: &str = "/events/waitlisted";
+/// Where an RSVP posted without JavaScript lands: it waits for the link mailed to its
+/// address, and takes a seat (or a place on the waitlist) only from there.
+pub const CHECK_ROUTE: &str = "/events/check-email";
 /// Past events `/events` still lists under the upcoming ones.
 pub const PAST_SHOWN: usize = 20;
 /// Upcoming events Take Action shows.

@@ -17,8 +17,8 @@ use tera::Context;
 
 use super::ics::{self, Entry, Party};
 use super::{
-    CALENDAR_FILE, Event, Events, GOING_ROUTE, LIST_ROUTE, NEXT_SHOWN, PAST_SHOWN, SITEMAP_FILE,
-    WAITLISTED_ROUTE, display_span, kind_label, with_offset,
+    CALENDAR_FILE, CHECK_ROUTE, Event, Events, LIST_ROUTE, NEXT_SHOWN, PAST_SHOWN, SITEMAP_FILE,
+    display_span, kind_label, with_offset,
 };
 use crate::blog::{content_html, plain_text};
 use crate::config::SiteConfig;
@@ -235,7 +235,12 @@ fn result_page(site: &Site, route: &str, title: &str, body: &str) -> Page {
     }
 }
 
-/// The two answers an RSVP gets (the JSON answer's `message` is the title).
+/// The answer every RSVP gets, whoever it names (the JSON answer's `message` is the title):
+/// nothing is held until the link mailed to the address is used, so the answer and the
+/// seats left are the same for an address that had RSVPed and one that had not.
+pub const CHECK_TITLE: &str = "Check your e-mail to confirm";
+pub const CHECK_BODY: &str = "We've e-mailed you a link to confirm your RSVP. Open it within 24 hours to take your seat, or your place on the waitlist if the event has filled by then. If it doesn't arrive in a few minutes, look in your spam folder.";
+/// The answers the link gives once used.
 pub const GOING_TITLE: &str = "You're going!";
 pub const GOING_BODY: &str = "We've e-mailed you the details with a calendar invitation. If your plans change, the link in that e-mail cancels your RSVP.";
 pub const WAITLISTED_TITLE: &str = "You're on the waitlist";
@@ -328,10 +333,9 @@ fn rendered(site: &Site, page: &Page) -> Result<Vec<u8>> {
 }
 
 /// The files every change may touch, rendered: the list, the calendar, the sitemap and the
-/// two result pages.
+/// page an RSVP without JavaScript lands on.
 fn shared_files(site: &Site, events: &Events, now: Timestamp) -> Result<Vec<(String, Vec<u8>)>> {
-    let going = result_page(site, GOING_ROUTE, GOING_TITLE, GOING_BODY);
-    let waiting = result_page(site, WAITLISTED_ROUTE, WAITLISTED_TITLE, WAITLISTED_BODY);
+    let check = result_page(site, CHECK_ROUTE, CHECK_TITLE, CHECK_BODY);
     Ok(vec![
         (
             html_path_for(LIST_ROUTE),
@@ -342,8 +346,7 @@ fn shared_files(site: &Site, events: &Events, now: Timestamp) -> Result<Vec<(Str
             calendar(site, events, now).into_bytes(),
         ),
         (SITEMAP_FILE.into(), sitemap(site, events)?.into_bytes()),
-        (going.output.clone(), rendered(site, &going)?),
-        (waiting.output.clone(), rendered(site, &waiting)?),
+        (check.output.clone(), rendered(site, &check)?),
     ])
 }
 
@@ -405,7 +408,7 @@ pub fn sync(
         .all
         .iter()
         .map(|e| html_path_for(&e.route()))
-        .chain([html_path_for(GOING_ROUTE), html_path_for(WAITLISTED_ROUTE)])
+        .chain([html_path_for(CHECK_ROUTE)])
         .collect();
     if let Ok(entries) = std::fs::read_dir(root.join("events")) {
         for entry in entries.flatten() {

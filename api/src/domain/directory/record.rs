@@ -28,7 +28,7 @@ pub struct Given {
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     pub at: String,
-    /// newsletter, texts, message, volunteer, gift, plan, mail.
+    /// newsletter, texts, message, volunteer, gift, refund, plan, mail, rsvp.
     pub kind: &'static str,
     pub title: String,
     pub detail: Option<String>,
@@ -218,6 +218,25 @@ pub fn person(conn: &Connection, id: i64) -> rusqlite::Result<Option<Person>> {
             e.amount = Some(gift.amount.clone());
             timeline.push(e);
         }
+        for refund in gifts::refunds_from(conn, &ids)? {
+            let detail = match (refund.kind.as_str(), refund.origin.as_str(), &refund.by) {
+                ("chargeback", _, _) => "The donor's bank took it back (a dispute lost)".to_owned(),
+                (_, "limit", _) => {
+                    "The part over the year's limit, refunded automatically".to_owned()
+                }
+                (_, "admin", Some(by)) => format!("By {by}"),
+                (_, "stripe", _) => "Made in Stripe's dashboard".to_owned(),
+                _ => "Made from the admin".to_owned(),
+            };
+            let mut e = event(
+                &refund.at,
+                "refund",
+                format!("Refund of gift #{}", refund.gift),
+                Some(detail),
+            );
+            e.amount = Some(refund.amount.clone());
+            timeline.push(e);
+        }
         for plan in gifts::plans_from(conn, &ids)? {
             let mut e = event(
                 &plan.at,
@@ -233,8 +252,11 @@ pub fn person(conn: &Connection, id: i64) -> rusqlite::Result<Option<Person>> {
         }
 
         let mut stmt = conn.prepare(&format!(
+            // Staff security mail (sign-in codes, reset links) is about the staff member's
+            // account, not their record as a supporter: anyone can give a staff address a
+            // record through a form, and a code read here signs in as them.
             "SELECT kind, to_address, subject, status, created_at, sent_at FROM mail_queue \
-             WHERE about IN ({}) ORDER BY id",
+             WHERE about IN ({}) AND kind != 'staff_security' ORDER BY id",
             marks(emails.len())
         ))?;
         let rows = stmt.query_map(params_from_iter(&emails), |r| {
@@ -365,11 +387,29 @@ impl Person {
     }
 }
 
+/// Whether a reader sees how much people gave: a role without `donations.read` (an
+/// Organizer) sees that a person gave, never the amounts, on the page and in the export
+/// alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Amounts {
+    Shown,
+    Hidden,
+}
+
+/// The tables of gifts and plans, left out of an export for a reader who may not see amounts.
+const MONEY_TABLES: [&str; 2] = ["donations", "donation_plans"];
+
+/// What the export says in place of a money table for a reader who may not see amounts.
+pub const MONEY_LEFT_OUT: &str = "Left out: a Treasurer's export has it.";
+
 /// Everything held about supporter `id`, table by table (for a data request), or `None`.
-pub fn export(conn: &Connection, id: i64) -> rusqlite::Result<Option<Value>> {
-    let Some(person) = person(conn, id)? else {
+pub fn export(conn: &Connection, id: i64, amounts: Amounts) -> rusqlite::Result<Option<Value>> {
+    let Some(mut person) = person(conn, id)? else {
         return Ok(None);
     };
+    if amounts == Amounts::Hidden {
+        person.hide_amounts();
+    }
     let ids: Vec<Value> = addresses_of(conn, id)?
         .into_iter()
         .map(|(i, _)| Value::from(i))
@@ -378,6 +418,10 @@ pub fn export(conn: &Connection, id: i64) -> rusqlite::Result<Option<Value>> {
     if !ids.is_empty() {
         let list = marks(ids.len());
         for (table, _) in people::LINKED {
+            if amounts == Amounts::Hidden && MONEY_TABLES.contains(&table) {
+                tables.insert(table.to_owned(), Value::from(MONEY_LEFT_OUT));
+                continue;
+            }
             tables.insert(
                 table.to_owned(),
                 Value::from(rows_as_json(
@@ -398,7 +442,7 @@ pub fn export(conn: &Connection, id: i64) -> rusqlite::Result<Option<Value>> {
                 conn,
                 &format!(
                     "SELECT id, kind, to_address, subject, status, created_at, sent_at FROM mail_queue \
-                     WHERE about IN ({}) ORDER BY id",
+                     WHERE about IN ({}) AND kind != 'staff_security' ORDER BY id",
                     marks(emails.len())
                 ),
                 &emails,

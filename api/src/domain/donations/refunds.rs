@@ -154,7 +154,7 @@ pub fn request(
     tz: &TimeZone,
     id: i64,
     cents: i64,
-    reason: &str,
+    (reason, by): (&str, Option<i64>),
     now: Timestamp,
 ) -> rusqlite::Result<Result<Requested, Refused>> {
     let gift: Option<(String, Option<String>)> = conn
@@ -209,9 +209,9 @@ pub fn request(
         .optional()?;
     if let Some((again, created_at)) = retried {
         conn.execute(
-            "UPDATE donation_refunds SET status = 'requested', reason = ?2, updated_at = ?3 \
-             WHERE id = ?1",
-            params![again, reason, at],
+            "UPDATE donation_refunds SET status = 'requested', reason = ?2, updated_at = ?3, \
+             refunded_by = ?4 WHERE id = ?1",
+            params![again, reason, at, by],
         )?;
         return Ok(Ok(Requested {
             id: again,
@@ -222,9 +222,9 @@ pub fn request(
     }
     let row = conn.query_row(
         "INSERT INTO donation_refunds (donation_id, kind, origin, amount_cents, status, reason, \
-             refunded_at, refund_year, created_at, updated_at) \
-         VALUES (?1, 'refund', 'admin', ?2, 'requested', ?3, ?4, ?5, ?4, ?4) RETURNING id, created_at",
-        params![id, cents, reason, at, year_of(tz, now)],
+             refunded_at, refund_year, created_at, updated_at, refunded_by) \
+         VALUES (?1, 'refund', 'admin', ?2, 'requested', ?3, ?4, ?5, ?4, ?4, ?6) RETURNING id, created_at",
+        params![id, cents, reason, at, year_of(tz, now), by],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
     Ok(Ok(Requested {

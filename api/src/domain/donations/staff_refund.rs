@@ -55,7 +55,7 @@ pub async fn refund(
         let reason = reason.to_owned();
         ledger
             .db
-            .write(move |c| refunds::request(c, &tz, id, cents, &reason, now))
+            .write(move |c| refunds::request(c, &tz, id, cents, (&reason, by.user), now))
             .await?
             .map_err(RefundError::Refused)?
     };

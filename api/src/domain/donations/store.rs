@@ -114,6 +114,9 @@ pub struct Gift {
     pub dispute_status: Option<String>,
     /// The monthly gift it is a charge of, if any.
     pub plan_id: Option<i64>,
+    /// Who made the latest refund counted in `refunded`, when staff made it from the admin
+    /// (their name, else their address); `None` for Stripe's dashboard and the limit's own.
+    pub refunded_by: Option<String>,
 }
 
 /// Money as the spec shows it: cents to `"25.00"`.
@@ -132,14 +135,18 @@ fn gift_columns() -> String {
          (SELECT MAX(r.refunded_at) FROM donation_refunds r \
           WHERE r.donation_id = d.id AND r.status IN {COUNTED}), {held}, \
          (SELECT s.status FROM donation_disputes s WHERE s.donation_id = d.id \
-          ORDER BY s.opened_at DESC LIMIT 1), d.plan_id",
+          ORDER BY s.opened_at DESC LIMIT 1), d.plan_id, \
+         (SELECT COALESCE(NULLIF(u.name, ''), u.email) FROM donation_refunds r \
+          JOIN users u ON u.id = r.refunded_by \
+          WHERE r.donation_id = d.id AND r.status IN {COUNTED} \
+          ORDER BY r.refunded_at DESC, r.id DESC LIMIT 1)",
         counted = refunded_counted("d"),
         held = refunded_held("d"),
     )
 }
 
 /// How many columns [`gift_columns`] has.
-const GIFT_COLUMNS: usize = 22;
+const GIFT_COLUMNS: usize = 23;
 
 fn gift_of(r: &rusqlite::Row) -> rusqlite::Result<Gift> {
     let amount: i64 = r.get(1)?;
@@ -176,6 +183,7 @@ fn gift_of(r: &rusqlite::Row) -> rusqlite::Result<Gift> {
         refundable: dollars(refundable),
         dispute_status,
         plan_id: r.get(21)?,
+        refunded_by: r.get(22)?,
     })
 }
 

@@ -266,7 +266,7 @@ pub fn get(conn: &Connection, id: i64, now: Timestamp) -> rusqlite::Result<Optio
 }
 
 /// Slugs an event may not take: the paths beside the events' pages.
-const RESERVED: [&str; 4] = ["going", "waitlisted", "rsvp", "sitemap"];
+const RESERVED: [&str; 5] = ["going", "waitlisted", "check-email", "rsvp", "sitemap"];
 
 /// A slug made from `title` that no event has (numbered when taken).
 fn free_slug(conn: &Connection, title: &str) -> rusqlite::Result<String> {

@@ -221,6 +221,78 @@ pub fn queue(
     queue::enqueue(conn, &key, kind, &r.email, &built, now)
 }
 
+/// The link that confirms waiting request `id` (of `email`), working until `expires`.
+pub fn request_url(mail: &Mail, id: i64, email: &str, expires: Timestamp) -> String {
+    mail.link(&format!(
+        "/events/rsvp/confirm/{}",
+        mail.tokens.rsvp_request(id, email, expires)
+    ))
+}
+
+/// Queues the message that asks the address of waiting request `id` to confirm it, in the
+/// day's `slot` (`requests::ask`); whether one was queued.
+pub fn queue_request(
+    mail: &Mail,
+    conn: &Connection,
+    id: i64,
+    slot: i64,
+    now: Timestamp,
+) -> rusqlite::Result<bool> {
+    let Some(w) = super::requests::waiting(conn, id, now)? else {
+        return Ok(false);
+    };
+    let Some(event) = events::store::public_by_id(conn, w.event)? else {
+        return Ok(false);
+    };
+    let email_id: Option<i64> = conn
+        .prepare_cached("SELECT email_id FROM event_rsvp_requests WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))?;
+    let Some(email_id) = email_id else {
+        return Ok(false);
+    };
+    let tz = event.zone();
+    let when = events::display_span(event.starts_at, event.ends_at, &tz);
+    let place = match (&event.venue, event.online) {
+        (Some(venue), true) => format!("{venue}, and online"),
+        (Some(venue), false) => venue.clone(),
+        (None, _) => "Online".to_owned(),
+    };
+    let link = request_url(mail, w.id, &w.email, w.expires_at);
+    let title = &event.title;
+    let change = if w.changes {
+        "You already have an RSVP for this event: confirming changes it to these details.
+
+"
+    } else {
+        ""
+    };
+    let subject = format!("Confirm your RSVP: {title}");
+    let body = format!(
+        "Hi {},
+
+To RSVP to {title}{}, open this link and press Confirm:
+{link}
+
+It works for 24 hours. Your seat is taken when you confirm (or your place on the waitlist, if the event has filled by then).
+
+{change}When: {when}
+Where: {place}
+
+If you didn't ask for this, ignore this message: nothing happens unless the link is used.",
+        w.name,
+        party(w.guests),
+    );
+    let to = Person {
+        name: Some(&w.name),
+        email: &w.email,
+    };
+    let Some(built) = mail.compose_invitation(Kind::EventRsvp, to, &subject, &body, None) else {
+        return Ok(false);
+    };
+    let key = super::requests::mail_key(w.event, email_id, &day(now), slot);
+    queue::enqueue(conn, &key, Kind::EventRsvp, &w.email, &built, now)
+}
+
 /// The day of `now` (UTC), for keys that allow one message a day.
 fn day(now: Timestamp) -> String {
     now.strftime("%Y-%m-%d").to_string()

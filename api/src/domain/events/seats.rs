@@ -86,11 +86,6 @@ pub fn left(conn: &Connection, event: i64) -> rusqlite::Result<Option<i64>> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome {
     pub standing: Standing,
-    /// What the visitor is told: what anyone asking for this party would have got, whether
-    /// or not the address had RSVPed before (no one learns who is going). It differs from
-    /// `standing` only for an address already going when the event is full; their mail
-    /// tells them the truth.
-    pub answer: Standing,
     pub moved_up: Vec<i64>,
     /// The RSVP stored or changed.
     pub rsvp: Option<i64>,
@@ -100,7 +95,6 @@ impl From<Standing> for Outcome {
     fn from(standing: Standing) -> Outcome {
         Outcome {
             standing,
-            answer: standing,
             moved_up: Vec::new(),
             rsvp: None,
         }
@@ -108,8 +102,8 @@ impl From<Standing> for Outcome {
 }
 
 /// An RSVP for `event`; a second one from the same address changes the first (its details
-/// and party) rather than adding one. Call inside one write. The caller answers the
-/// visitor alike whether or not the address had RSVPed before.
+/// and party) rather than adding one. Call inside one write, once the address's mailbox has
+/// confirmed it (`requests::confirm`) or for staff: a stranger's form post never reaches it.
 pub fn rsvp(
     conn: &Connection,
     event: i64,
@@ -136,16 +130,6 @@ pub fn rsvp(
         Some(capacity) => taken(conn, event, own)? + 1 + guests <= capacity,
         None => true,
     };
-    let answer = match found.capacity {
-        Some(capacity) if taken(conn, event, None)? + 1 + guests > capacity => {
-            if found.waitlist {
-                Standing::Waitlisted
-            } else {
-                Standing::Full
-            }
-        }
-        _ => Standing::Going,
-    };
     let was_going = matches!(&existing, Some((_, status)) if status == "going");
     let standing = if fits {
         Standing::Going
@@ -154,7 +138,6 @@ pub fn rsvp(
         // losing its own place.
         return Ok(Outcome {
             standing: Standing::Going,
-            answer,
             moved_up: Vec::new(),
             rsvp: own,
         });
@@ -163,7 +146,6 @@ pub fn rsvp(
     } else {
         return Ok(Outcome {
             standing: Standing::Full,
-            answer,
             moved_up: Vec::new(),
             rsvp: own,
         });
@@ -226,7 +208,6 @@ pub fn rsvp(
     };
     Ok(Outcome {
         standing,
-        answer,
         moved_up,
         rsvp: Some(stored),
     })

@@ -125,19 +125,21 @@ fn queue_owed(mail: &Owed, conn: &Connection, now: Timestamp) -> rusqlite::Resul
         return Ok(0);
     }
     let at = sql_time(now);
-    let owed: Vec<(i64, String, String)> = conn
+    let owed: Vec<(i64, String, String, i64)> = conn
         .prepare_cached(
-            "SELECT id, email, confirm_owed_since FROM newsletter_signups \
+            "SELECT id, email, confirm_owed_since, link_epoch FROM newsletter_signups \
              WHERE confirm_owed_since IS NOT NULL AND confirm_owed_since <= ?1 \
              ORDER BY confirm_owed_since, id LIMIT ?2",
         )?
-        .query_map(params![at, room], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .query_map(params![at, room], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?
         .collect::<rusqlite::Result<_>>()?;
     let too_old = sql_time(now - jiff::SignedDuration::from_hours(CONFIRMATION_BACKLOG_HOURS));
     let today = now.to_zoned_datetime(mail.tz.clone()).date().to_string();
     let (from, subject) = (&mail.from, &mail.subject);
     let (mut queued, mut dropped) = (0i64, 0usize);
-    for (id, email, since) in owed {
+    for (id, email, since, epoch) in owed {
         conn.prepare_cached(
             "UPDATE newsletter_signups SET confirm_owed_since = NULL WHERE id = ?1",
         )?
@@ -167,7 +169,8 @@ fn queue_owed(mail: &Owed, conn: &Connection, now: Timestamp) -> rusqlite::Resul
             to: &email,
             subject,
         };
-        let event = format!("newsletter-confirm:{id}:{today}:{n}");
+        // The link epoch goes in the key: the link is made when the message is written.
+        let event = format!("newsletter-confirm:{id}:{today}:{n}:{epoch}");
         queue::enqueue_unwritten(conn, &event, Kind::NewsletterConfirm, &email, &head, now)?;
         queued += 1;
     }
@@ -233,15 +236,17 @@ impl Mail {
 /// signup is named by the queue's event (`newsletter-confirm:{id}:…`). `None` when it
 /// cannot be written: it is then marked failed, never sent empty.
 pub fn write_confirmation(mail: &Mail, due: &queue::Due) -> Option<super::message::Built> {
-    let id: i64 = due
+    let mut parts = due
         .event_key
-        .strip_prefix("newsletter-confirm:")
-        .and_then(|rest| rest.split(':').next())
-        .and_then(|id| id.parse().ok())?;
+        .strip_prefix("newsletter-confirm:")?
+        .split(':');
+    let id: i64 = parts.next()?.parse().ok()?;
+    // `{id}:{day}:{n}:{epoch}`; a key queued before epochs has none (epoch 0).
+    let epoch: i64 = parts.nth(2).and_then(|e| e.parse().ok()).unwrap_or(0);
     let queued: Timestamp = due.created_at.parse().ok()?;
     let url = mail.link(&format!(
         "/newsletter/confirm/{}",
-        mail.tokens.confirm(id, &due.to, queued)
+        mail.tokens.confirm(id, &due.to, queued, epoch)
     ));
     let n = &mail.texts.newsletter;
     let subject = mail.fill(&n.confirm_subject, &[]);
@@ -271,39 +276,27 @@ fn forget_old_counts(conn: &Connection, now: Timestamp) -> rusqlite::Result<()> 
     Ok(())
 }
 
-/// A signup as its links read it: id, address, status, and when it was unsubscribed.
-type Signup = (i64, String, String, Option<String>);
+/// A signup as its links read it: id, address, status, and its link epoch.
+type Signup = (i64, String, String, i64);
 
 /// The signup a link names, if the link is signed for its address.
 fn signup_of(conn: &Connection, id: Option<i64>) -> rusqlite::Result<Option<Signup>> {
     let Some(id) = id else { return Ok(None) };
     conn.query_row(
-        "SELECT id, email, status, unsubscribed_at FROM newsletter_signups WHERE id = ?1",
+        "SELECT id, email, status, link_epoch FROM newsletter_signups WHERE id = ?1",
         [id],
         |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
     )
     .optional()
 }
 
-/// What confirmation link `token` says of its signup: a link made before the address
-/// unsubscribed is out of date, like an expired one (a person who unsubscribed signs up
-/// again to get a new link; an old one in their mailbox must not subscribe them again).
+/// What confirmation link `token` says of its signup: a link mailed before the address
+/// last unsubscribed (an earlier link epoch) is out of date, like an expired one, however
+/// soon after it the unsubscribe came (a person who unsubscribed signs up again to get a
+/// new link; an old one in their mailbox must not subscribe them again: CAN-SPAM).
 fn confirm_state(mail: &Mail, signup: &Signup, token: &str, now: Timestamp) -> Confirm {
-    let (id, email, _, unsubscribed_at) = signup;
-    let state = mail.tokens.check_confirm(token, *id, email, now);
-    let issued = Tokens::confirm_issued(token);
-    let unsubscribed = unsubscribed_at
-        .as_deref()
-        .and_then(|t| t.parse::<Timestamp>().ok());
-    match (state, issued, unsubscribed) {
-        // Links carry whole seconds: one made in the second of the unsubscribe is the new one.
-        (Confirm::Valid, Some(issued), Some(unsubscribed))
-            if issued.as_second() < unsubscribed.as_second() =>
-        {
-            Confirm::Expired
-        }
-        _ => state,
-    }
+    let (id, email, _, epoch) = signup;
+    mail.tokens.check_confirm(token, *id, email, now, *epoch)
 }
 
 /// What a confirmation link says now (for the page that shows the button; changes nothing).
@@ -404,7 +397,7 @@ pub fn unsubscribe(
     if status != "unsubscribed" {
         conn.execute(
             "UPDATE newsletter_signups SET status = 'unsubscribed', unsubscribed_at = ?2, \
-                 updated_at = ?2 WHERE id = ?1",
+                 updated_at = ?2, link_epoch = link_epoch + 1 WHERE id = ?1",
             params![id, sql_time(now)],
         )?;
         conn.execute(

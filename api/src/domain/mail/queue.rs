@@ -23,6 +23,10 @@ pub enum Kind {
     /// To a donor whose money went back.
     RefundNotice,
     StaffAlert,
+    /// To a staff member about their own account: a sign-in code, an invitation, a reset
+    /// link, a security notice. Never shown in the people timeline: a code in another's
+    /// hands signs in as them.
+    StaffSecurity,
     NewsletterConfirm,
     NewsletterWelcome,
     /// To a donor about their monthly gift: a decline, a pause, its end.
@@ -45,6 +49,7 @@ impl Kind {
             Kind::Receipt => "receipt",
             Kind::RefundNotice => "refund_notice",
             Kind::StaffAlert => "staff_alert",
+            Kind::StaffSecurity => "staff_security",
             Kind::NewsletterConfirm => "newsletter_confirm",
             Kind::NewsletterWelcome => "newsletter_welcome",
             Kind::PlanNotice => "plan_notice",

@@ -208,12 +208,16 @@ impl Texts {
         let invite = &["name", "inviter", "role", "link", "expires"][..];
         let reset = &["name", "link"][..];
         let notice = &["name", "what", "time", "ip", "browser", "securityUrl"][..];
+        // A subject is what lists show (the mail queue, a phone's lock screen): never the
+        // code or the link itself, which sign in as the person.
+        let code_subject = &["name", "browser", "ip", "time"][..];
+        let invite_subject = &["name", "inviter", "role", "expires"][..];
         let checks: Vec<(&str, &str, &[&str])> = vec![
-            ("staff.codeSubject", &st.code_subject, code),
+            ("staff.codeSubject", &st.code_subject, code_subject),
             ("staff.codeBody", &st.code_body, code),
-            ("staff.inviteSubject", &st.invite_subject, invite),
+            ("staff.inviteSubject", &st.invite_subject, invite_subject),
             ("staff.inviteBody", &st.invite_body, invite),
-            ("staff.resetSubject", &st.reset_subject, reset),
+            ("staff.resetSubject", &st.reset_subject, &["name"]),
             ("staff.resetBody", &st.reset_body, reset),
             ("staff.noticeSubject", &st.notice_subject, notice),
             ("staff.noticeBody", &st.notice_body, notice),

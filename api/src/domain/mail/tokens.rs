@@ -70,9 +70,10 @@ impl Tokens {
             .to_owned()
     }
 
-    /// The confirmation link's token for signup `id` of `email`, made at `now`.
-    pub fn confirm(&self, id: i64, email: &str, now: Timestamp) -> String {
-        self.expiring("confirm", id, email, now + CONFIRM_LIFE)
+    /// The confirmation link's token for signup `id` of `email`, made at `now` in the
+    /// signup's link epoch `epoch` (moved on by each unsubscribe).
+    pub fn confirm(&self, id: i64, email: &str, now: Timestamp, epoch: i64) -> String {
+        self.expiring(&confirm_purpose(epoch), id, email, now + CONFIRM_LIFE)
     }
 
     /// A token for `purpose` on row `id` of `email` that works until `expires`.
@@ -118,15 +119,6 @@ impl Tokens {
         } else {
             Confirm::Valid
         }
-    }
-
-    /// When a confirmation token was made (its expiry less [`CONFIRM_LIFE`]).
-    pub fn confirm_issued(token: &str) -> Option<Timestamp> {
-        let expires: i64 = token.split('-').nth(1)?.parse().ok()?;
-        Timestamp::from_second(expires)
-            .ok()?
-            .checked_sub(CONFIRM_LIFE)
-            .ok()
     }
 
     /// A keyed hash of `value` (lower case) for `purpose`: the same for the same value, and
@@ -197,9 +189,28 @@ impl Tokens {
         token.split('-').next()?.parse().ok()
     }
 
-    /// Whether `token` confirms signup `id` of `email` at `now`.
-    pub fn check_confirm(&self, token: &str, id: i64, email: &str, now: Timestamp) -> Confirm {
-        self.check_expiring(token, "confirm", id, email, now)
+    /// Whether `token` confirms signup `id` of `email` at `now`, in the signup's current
+    /// link epoch. A good link of an earlier epoch (mailed before an unsubscribe) is
+    /// `Expired`: it never subscribes the address again.
+    pub fn check_confirm(
+        &self,
+        token: &str,
+        id: i64,
+        email: &str,
+        now: Timestamp,
+        epoch: i64,
+    ) -> Confirm {
+        match self.check_expiring(token, &confirm_purpose(epoch), id, email, now) {
+            Confirm::Invalid
+                if (0..epoch).any(|old| {
+                    self.check_expiring(token, &confirm_purpose(old), id, email, now)
+                        != Confirm::Invalid
+                }) =>
+            {
+                Confirm::Expired
+            }
+            state => state,
+        }
     }
 
     /// The unsubscribe link's token for signup `id` of `email`.
@@ -216,6 +227,17 @@ impl Tokens {
 
     pub fn check_rsvp(&self, token: &str, id: i64, email: &str) -> bool {
         same(token, &self.rsvp(id, email))
+    }
+
+    /// The token of the link that confirms waiting RSVP `id` (its `email`), working until
+    /// `expires`.
+    pub fn rsvp_request(&self, id: i64, email: &str, expires: Timestamp) -> String {
+        self.expiring("rsvp-request", id, email, expires)
+    }
+
+    /// Whether `token` confirms waiting RSVP `id` of `email` at `now`.
+    pub fn check_rsvp_request(&self, token: &str, id: i64, email: &str, now: Timestamp) -> Confirm {
+        self.check_expiring(token, "rsvp-request", id, email, now)
     }
 
     /// The token of plan `id`'s cancel link (its donor's `email`).
@@ -253,6 +275,16 @@ impl Tokens {
     }
 }
 
+/// The purpose a confirmation link is signed for in link epoch `epoch` (the links of
+/// epoch 0 are those made before epochs were).
+fn confirm_purpose(epoch: i64) -> String {
+    if epoch == 0 {
+        "confirm".to_owned()
+    } else {
+        format!("confirm:{epoch}")
+    }
+}
+
 /// Compares in time that does not depend on where the strings differ.
 fn same(a: &str, b: &str) -> bool {
     a.len() == b.len()
@@ -271,27 +303,27 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let tokens = Tokens::open(dir.path()).unwrap();
         let now = Timestamp::now();
-        let t = tokens.confirm(7, "Ada@Example.org", now);
+        let t = tokens.confirm(7, "Ada@Example.org", now, 0);
         assert_eq!(Tokens::confirm_id(&t), Some(7));
         assert_eq!(
-            tokens.check_confirm(&t, 7, "ada@example.org", now),
+            tokens.check_confirm(&t, 7, "ada@example.org", now, 0),
             Confirm::Valid
         );
         assert_eq!(
-            tokens.check_confirm(&t, 7, "ada@example.org", now + CONFIRM_LIFE),
+            tokens.check_confirm(&t, 7, "ada@example.org", now + CONFIRM_LIFE, 0),
             Confirm::Expired
         );
         assert_eq!(
-            tokens.check_confirm(&t, 7, "eve@example.org", now),
+            tokens.check_confirm(&t, 7, "eve@example.org", now, 0),
             Confirm::Invalid
         );
         assert_eq!(
-            tokens.check_confirm(&t, 8, "ada@example.org", now),
+            tokens.check_confirm(&t, 8, "ada@example.org", now, 0),
             Confirm::Invalid
         );
         let forged = t.replace(&t[t.len() - 4..], "0000");
         assert_eq!(
-            tokens.check_confirm(&forged, 7, "ada@example.org", now),
+            tokens.check_confirm(&forged, 7, "ada@example.org", now, 0),
             Confirm::Invalid
         );
         // A later expiry needs a new MAC.
@@ -302,8 +334,23 @@ mod tests {
             parts[2]
         );
         assert_eq!(
-            tokens.check_confirm(&longer, 7, "ada@example.org", now),
+            tokens.check_confirm(&longer, 7, "ada@example.org", now, 0),
             Confirm::Invalid
+        );
+
+        // After an unsubscribe (epoch 1), the link of epoch 0 is out of date, never good.
+        assert_eq!(
+            tokens.check_confirm(&t, 7, "ada@example.org", now, 1),
+            Confirm::Expired
+        );
+        let t1 = tokens.confirm(7, "ada@example.org", now, 1);
+        assert_eq!(
+            tokens.check_confirm(&t1, 7, "ada@example.org", now, 1),
+            Confirm::Valid
+        );
+        assert_eq!(
+            tokens.check_confirm(&t1, 7, "ada@example.org", now, 2),
+            Confirm::Expired
         );
 
         let u = tokens.unsubscribe(7, "ada@example.org");
@@ -392,7 +439,7 @@ mod tests {
         );
         assert_eq!(
             tokens.check_plan_card(
-                &tokens.confirm(3, "ada@example.org", now),
+                &tokens.confirm(3, "ada@example.org", now, 0),
                 3,
                 "ada@example.org",
                 now

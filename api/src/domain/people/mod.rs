@@ -70,13 +70,14 @@ pub fn supporter_of(conn: &Connection, email: &str) -> rusqlite::Result<Option<i
 }
 
 /// The tables whose rows link to an address, and the column that holds what was typed.
-pub(crate) const LINKED: [(&str, &str); 6] = [
+pub(crate) const LINKED: [(&str, &str); 7] = [
     ("newsletter_signups", "email"),
     ("contact_messages", "email"),
     ("volunteer_signups", "email"),
     ("donations", "donor_email"),
     ("donation_plans", "donor_email"),
     ("event_rsvps", "email"),
+    ("event_rsvp_requests", "email"),
 ];
 
 /// Links every row that has an address and no link yet (the rows stored before people were

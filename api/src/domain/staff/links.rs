@@ -185,12 +185,33 @@ pub fn invitation_role(conn: &Connection, id: i64) -> rusqlite::Result<Option<Ro
     .map(|role| role.and_then(|r| Role::parse(&r)))
 }
 
-/// A reset link for `user`; earlier ones stop working.
+/// Reset mails one account gets in [`RESETS_WINDOW`]; more asks are answered alike and mail
+/// nothing, so a stranger cannot flood a staff member's inbox.
+pub const RESETS_PER_WINDOW: i64 = 3;
+pub const RESETS_WINDOW: SignedDuration = SignedDuration::from_hours(1);
+/// Open reset links one account keeps: a new one voids only those older, so a link the
+/// person is about to use keeps working when a stranger asks for another.
+pub const RESETS_KEPT: i64 = 3;
+
+/// Whether `user` may be mailed another reset link now ([`RESETS_PER_WINDOW`]).
+pub fn reset_allowed(conn: &Connection, user: i64, now: Timestamp) -> rusqlite::Result<bool> {
+    let sent: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM password_resets WHERE user_id = ?1 AND created_at > ?2",
+        params![user, sql_time(now - RESETS_WINDOW)],
+        |r| r.get(0),
+    )?;
+    Ok(sent < RESETS_PER_WINDOW)
+}
+
+/// A reset link for `user`; of the earlier open ones, the newest [`RESETS_KEPT`] - 1 keep
+/// working.
 pub fn reset(tx: &Connection, keys: &Keys, user: i64, now: Timestamp) -> rusqlite::Result<String> {
     let token = super::new_token();
     tx.execute(
-        "UPDATE password_resets SET voided_at = ?2 WHERE user_id = ?1 AND used_at IS NULL AND voided_at IS NULL",
-        params![user, sql_time(now)],
+        "UPDATE password_resets SET voided_at = ?2 WHERE user_id = ?1 AND used_at IS NULL \
+         AND voided_at IS NULL AND id NOT IN (SELECT id FROM password_resets WHERE user_id = ?1 \
+         AND used_at IS NULL AND voided_at IS NULL ORDER BY id DESC LIMIT ?3)",
+        params![user, sql_time(now), RESETS_KEPT - 1],
     )?;
     tx.execute(
         "INSERT INTO password_resets (user_id, token_hash, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
@@ -222,8 +243,19 @@ pub fn open_reset(
 }
 
 pub fn use_reset(tx: &Connection, id: i64, now: Timestamp) -> rusqlite::Result<bool> {
-    Ok(tx.execute(
+    let at = sql_time(now);
+    let used = tx.execute(
         "UPDATE password_resets SET used_at = ?2 WHERE id = ?1 AND used_at IS NULL AND voided_at IS NULL",
-        params![id, sql_time(now)],
-    )? == 1)
+        params![id, at],
+    )? == 1;
+    if used {
+        // The password is new: the other links mailed for the old one are over.
+        tx.execute(
+            "UPDATE password_resets SET voided_at = ?2 WHERE user_id = \
+             (SELECT user_id FROM password_resets WHERE id = ?1) AND id != ?1 \
+             AND used_at IS NULL AND voided_at IS NULL",
+            params![id, at],
+        )?;
+    }
+    Ok(used)
 }

@@ -49,11 +49,11 @@ fn send(mail: &Mail, conn: &Connection, m: Outgoing<'_>, now: Timestamp) -> rusq
         name: (!m.to_name.is_empty()).then_some(m.to_name),
         email: m.to,
     };
-    let Some(built) = mail.compose(Kind::StaffAlert, person, None, &m.subject, &m.body, None)
+    let Some(built) = mail.compose(Kind::StaffSecurity, person, None, &m.subject, &m.body, None)
     else {
         return Ok(false);
     };
-    queue::enqueue(conn, m.event_key, Kind::StaffAlert, m.to, &built, now)
+    queue::enqueue(conn, m.event_key, Kind::StaffSecurity, m.to, &built, now)
 }
 
 /// The 6-digit code for sign-in `challenge`.

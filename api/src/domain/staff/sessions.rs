@@ -76,6 +76,8 @@ pub fn end(tx: &Connection, jti: &str, now: &str) -> rusqlite::Result<()> {
 /// Ends every session of `user` (the caller's too, when it is theirs) and records who did.
 pub fn end_everywhere(tx: &Connection, user: i64, by: By, now: &str) -> rusqlite::Result<()> {
     end_all(tx, user, None, now)?;
+    // "Everywhere" includes the browsers it remembers: each asks for a second step again.
+    super::devices::forget_all(tx, user)?;
     audit::record(
         tx,
         Action::SignOutEverywhere,
@@ -134,4 +136,33 @@ pub fn list(
         })
     })?
     .collect()
+}
+
+/// How recently a session must have proved its password (by signing in, or again) to
+/// change how its person signs in: a token stolen from a browser cannot swap the
+/// authenticator app and lock its owner out.
+pub const PROOF_LIFETIME: jiff::SignedDuration = jiff::SignedDuration::from_mins(5);
+
+/// Whether `session` signed in or proved its password within [`PROOF_LIFETIME`] of `now`.
+pub fn recently_proved(
+    conn: &Connection,
+    session: i64,
+    now: jiff::Timestamp,
+) -> rusqlite::Result<bool> {
+    let since = crate::domain::clock::sql_time(now - PROOF_LIFETIME);
+    conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM staff_sessions WHERE id = ?1 AND ended_at IS NULL \
+         AND (created_at > ?2 OR confirmed_at > ?2))",
+        params![session, since],
+        |r| r.get(0),
+    )
+}
+
+/// Records that `session` proved its password again at `now`.
+pub fn proved(tx: &Connection, session: i64, now: jiff::Timestamp) -> rusqlite::Result<()> {
+    tx.execute(
+        "UPDATE staff_sessions SET confirmed_at = ?2 WHERE id = ?1",
+        params![session, crate::domain::clock::sql_time(now)],
+    )
+    .map(|_| ())
 }

@@ -398,11 +398,27 @@ async fn recipients(
         .db
         .write(move |tx| audit::record(tx, Action::View, Some(&format!("broadcast:{id}")), by))
         .await?;
+    // The addresses are the newsletter list's, which only `submissions.read` may see: a
+    // role that may mail the list but not read it (an Editor) gets how many each answer
+    // had.
+    if !admin.can(Cap::SubmissionsRead) {
+        let reasons = state
+            .db
+            .read(move |c| broadcast::reasons(c, id, &status))
+            .await?;
+        return Ok(json(
+            StatusCode::OK,
+            &json!({ "recipients": [], "reasons": reasons, "addressesHidden": true }),
+        ));
+    }
     let rows = state
         .db
         .read(move |c| broadcast::outcomes(c, id, &status))
         .await?;
-    Ok(json(StatusCode::OK, &json!({ "recipients": rows })))
+    Ok(json(
+        StatusCode::OK,
+        &json!({ "recipients": rows, "addressesHidden": false }),
+    ))
 }
 
 /// POST /api/admin/broadcasts/{id}/retry

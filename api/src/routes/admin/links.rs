@@ -19,7 +19,7 @@ use super::{json, success};
 use crate::domain::audit::{self, Action, By};
 use crate::domain::staff::accounts;
 use crate::domain::staff::notices;
-use crate::domain::staff::{challenges, links, password_problem, sessions};
+use crate::domain::staff::{challenges, devices, links, password_problem, sessions};
 use crate::http::error::ApiError;
 use crate::http::filters::json_body;
 use crate::state::AppState;
@@ -79,6 +79,9 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and_then(accept);
     let ask = warp::path!("password-reset")
         .and(warp::post())
+        .and(crate::http::filters::client_ip(
+            state.config.trust_proxy.clone(),
+        ))
         .and(json_body::<ResetRequest>(BODY_LIMIT))
         .and(with.clone())
         .and_then(ask_reset);
@@ -181,13 +184,25 @@ async fn accept(caller: Caller, body: Accept, state: AppState) -> Result<Respons
     complete(&state, &user, &caller, true).await
 }
 
+/// The form limiter's name for reset requests: counted per network, like the forms.
+const RESET_FORM: &str = "password-reset";
+
 /// POST /api/admin/password-reset `{email}`: the same answer, after the same time, for
-/// every address.
-async fn ask_reset(body: ResetRequest, state: AppState) -> Result<Response, Rejection> {
+/// every address. A network that asks too often gets 429 whatever address it names; an
+/// account mailed [`links::RESETS_PER_WINDOW`] links lately gets no more, answered alike.
+async fn ask_reset(
+    ip: std::net::IpAddr,
+    body: ResetRequest,
+    state: AppState,
+) -> Result<Response, Rejection> {
     let started = tokio::time::Instant::now();
     let email = body.email.trim().to_lowercase();
     if email.is_empty() || email.len() > 320 {
         return Err(ApiError::BadRequest("Enter your e-mail address.".into()).into());
+    }
+    if !state.form_limiter.allow(RESET_FORM, ip) {
+        tracing::warn!(%ip, "password reset requests limited");
+        return Err(ApiError::TooManyRequests.into());
     }
     let (auth, mail, now) = (state.auth.clone(), state.mail.clone(), state.clock.now());
     let sent = state
@@ -196,6 +211,13 @@ async fn ask_reset(body: ResetRequest, state: AppState) -> Result<Response, Reje
             let Some(user) = accounts::by_email(tx, &email)?.filter(|u| u.active) else {
                 return Ok(false);
             };
+            if !links::reset_allowed(tx, user.id, now)? {
+                tracing::warn!(
+                    user = user.id,
+                    "a reset link was asked for too often; none sent"
+                );
+                return Ok(false);
+            }
             let token = links::reset(tx, &auth.keys, user.id, now)?;
             notices::reset(&mail, tx, &user, &token, now)
         })
@@ -267,6 +289,7 @@ async fn complete_reset(
             }
             accounts::set_password(tx, user.id, &hash)?;
             sessions::end_all(tx, user.id, None, &crate::domain::clock::sql_time(now))?;
+            devices::forget_all(tx, user.id)?;
             challenges::void_all(tx, user.id, now)?;
             let from = notices::From {
                 ip: &ip,

@@ -126,7 +126,7 @@ pub(super) fn allowed(
                 if token.starts_with(service_tokens::PREFIX) {
                     let auth2 = auth.clone();
                     let found = db
-                        .read(move |c| service_tokens::check(c, &auth2.keys, &token))
+                        .read(move |c| service_tokens::check(c, &auth2.keys, &token, now))
                         .await?;
                     let Some((id, scope)) = found else {
                         return Err(unauthorized("This service token is not valid."));

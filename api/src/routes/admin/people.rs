@@ -140,14 +140,22 @@ async fn list(
     ))
 }
 
+/// An Organizer sees that a person gave, not how much: amounts are the Treasurer's.
+fn amounts_for(admin: &Admin) -> record::Amounts {
+    if admin.can(Cap::DonationsRead) {
+        record::Amounts::Shown
+    } else {
+        record::Amounts::Hidden
+    }
+}
+
 async fn page(raw: String, admin: Admin, ledger: Ledger) -> Result<Response, Rejection> {
     let id = parse_id(&raw)?;
     let person = ledger.db.read(move |c| record::person(c, id)).await?;
     let Some(mut person) = person else {
         return Err(not_found(id).into());
     };
-    // An Organizer sees that a person gave, not how much: amounts are the Treasurer's.
-    if !admin.can(Cap::DonationsRead) {
+    if amounts_for(&admin) == record::Amounts::Hidden {
         person.hide_amounts();
     }
     ledger
@@ -166,22 +174,14 @@ async fn page(raw: String, admin: Admin, ledger: Ledger) -> Result<Response, Rej
 
 async fn export(raw: String, admin: Admin, ledger: Ledger) -> Result<Response, Rejection> {
     let id = parse_id(&raw)?;
-    let held = ledger.db.read(move |c| record::export(c, id)).await?;
-    let Some(mut held) = held else {
+    let amounts = amounts_for(&admin);
+    let held = ledger
+        .db
+        .read(move |c| record::export(c, id, amounts))
+        .await?;
+    let Some(held) = held else {
         return Err(not_found(id).into());
     };
-    if !admin.can(Cap::DonationsRead)
-        && let Some(tables) = held.get_mut("tables").and_then(|t| t.as_object_mut())
-    {
-        for money in ["donations", "donation_plans"] {
-            if tables.remove(money).is_some() {
-                tables.insert(
-                    money.into(),
-                    serde_json::json!("Left out: a Treasurer's export has it."),
-                );
-            }
-        }
-    }
     ledger
         .db
         .write(move |tx| {

@@ -16,7 +16,7 @@ use crate::domain::auth::{Admin, NotChecked};
 use crate::domain::staff::accounts::{self, User};
 use crate::domain::staff::notices::{self, From};
 use crate::domain::staff::{
-    Cap, challenges, links, passkeys, password_problem, recovery, sessions, totp,
+    Cap, challenges, devices, links, passkeys, password_problem, recovery, sessions, totp,
 };
 use crate::http::error::ApiError;
 use crate::http::filters::{json_body, parse_id};
@@ -36,6 +36,33 @@ struct Code {
 struct NewPasskey {
     name: String,
     credential: webauthn_rs::prelude::RegisterPublicKeyCredential,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Proof {
+    password: String,
+}
+
+/// What a factor change without a recent proof of the password is told.
+pub const PROVE_FIRST: &str = "Enter your password again to change how you sign in.";
+
+/// Refuses a change to how `admin` signs in unless their session signed in or proved its
+/// password within the last few minutes (`sessions::PROOF_LIFETIME`).
+async fn recently_proved(state: &AppState, admin: &Admin) -> Result<(), ApiError> {
+    let session = admin
+        .session()
+        .ok_or_else(|| ApiError::Forbidden("Only a person can do this.".into()))?;
+    let now = state.clock.now();
+    let proved = state
+        .db
+        .read(move |c| sessions::recently_proved(c, session, now))
+        .await?;
+    if proved {
+        Ok(())
+    } else {
+        Err(ApiError::Reauth(PROVE_FIRST.into()))
+    }
 }
 
 #[derive(Deserialize)]
@@ -104,6 +131,11 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(signed_in.clone())
         .and(json_body::<NewPassword>(BODY_LIMIT))
         .and_then(change_password);
+    let prove = warp::path!("security" / "confirm")
+        .and(warp::post())
+        .and(signed_in.clone())
+        .and(json_body::<Proof>(BODY_LIMIT))
+        .and_then(prove);
     let everywhere = warp::path!("security" / "sign-out-everywhere")
         .and(warp::post())
         .and(signed_in)
@@ -124,6 +156,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .or(passkey_remove)
         .unify()
         .or(password)
+        .unify()
+        .or(prove)
         .unify()
         .or(everywhere)
         .unify()
@@ -179,6 +213,7 @@ async fn overview(admin: Admin, _caller: Caller, state: AppState) -> Result<Resp
 /// POST /api/admin/security/totp: a new secret to scan, not active until confirmed.
 async fn totp_start(admin: Admin, _caller: Caller, state: AppState) -> Result<Response, Rejection> {
     let user = me(&state, &admin).await?;
+    recently_proved(&state, &admin).await?;
     let (auth, issuer) = (state.auth.clone(), state.site.name.clone());
     let enrolment = state
         .db
@@ -198,6 +233,7 @@ async fn totp_confirm(
     body: Code,
 ) -> Result<Response, Rejection> {
     let user = me(&state, &admin).await?;
+    recently_proved(&state, &admin).await?;
     let (auth, now, st) = (state.auth.clone(), state.clock.now(), state.clone());
     let codes = state
         .db
@@ -244,6 +280,7 @@ fn last_factor(role: crate::domain::staff::Role) -> Rejection {
 /// DELETE /api/admin/security/totp
 async fn totp_remove(admin: Admin, caller: Caller, state: AppState) -> Result<Response, Rejection> {
     let user = me(&state, &admin).await?;
+    recently_proved(&state, &admin).await?;
     let (st, role) = (state.clone(), user.role);
     let outcome = state
         .db
@@ -301,6 +338,7 @@ fn removed(
 /// POST /api/admin/security/recovery-codes: a new set; the old one stops working.
 async fn new_codes(admin: Admin, caller: Caller, state: AppState) -> Result<Response, Rejection> {
     let user = me(&state, &admin).await?;
+    recently_proved(&state, &admin).await?;
     let (auth, st) = (state.auth.clone(), state.clone());
     let codes = state
         .db
@@ -338,6 +376,7 @@ async fn passkey_options(
     state: AppState,
 ) -> Result<Response, Rejection> {
     let user = me(&state, &admin).await?;
+    recently_proved(&state, &admin).await?;
     let id = user.id;
     let existing: Vec<_> = state
         .db
@@ -368,6 +407,7 @@ async fn passkey_add(
         .into());
     }
     let user = me(&state, &admin).await?;
+    recently_proved(&state, &admin).await?;
     let passkey = state
         .passkeys
         .finish_registration(user.id, &body.credential)
@@ -403,6 +443,7 @@ async fn passkey_remove(
 ) -> Result<Response, Rejection> {
     let id = parse_id(&id)?;
     let user = me(&state, &admin).await?;
+    recently_proved(&state, &admin).await?;
     let (st, role) = (state.clone(), user.role);
     let outcome = state
         .db
@@ -454,6 +495,9 @@ async fn change_password(
             let at = crate::domain::clock::sql_time(now);
             accounts::set_password(tx, user.id, &hash)?;
             sessions::end_all(tx, user.id, admin.session(), &at)?;
+            // A new password means the old one may be known: no browser skips the second
+            // step on the strength of having signed in with it.
+            devices::forget_all(tx, user.id)?;
             links::void_for_user(tx, user.id, now)?;
             challenges::void_all(tx, user.id, now)?;
             noted(
@@ -463,7 +507,7 @@ async fn change_password(
                 &admin,
                 &caller,
                 Action::PasswordChange,
-                "your password was changed (your other sessions were signed out)",
+                "your password was changed (your other sessions were signed out, and every browser asks for your second step again)",
             )
         })
         .await?;
@@ -486,6 +530,34 @@ pub(super) fn busy(why: NotChecked) -> Rejection {
         },
     }
     .into()
+}
+
+/// POST /api/admin/security/confirm `{password}`: this session proves its password again,
+/// for the next few minutes of changes to how its person signs in.
+async fn prove(
+    admin: Admin,
+    caller: Caller,
+    state: AppState,
+    body: Proof,
+) -> Result<Response, Rejection> {
+    let user = me(&state, &admin).await?;
+    if body.password.is_empty() || body.password.len() > 1024 {
+        return Err(ApiError::BadRequest("Enter your password.".into()).into());
+    }
+    let right = state
+        .auth
+        .check_attempt(caller.ip, Some(user.password_hash.clone()), body.password)
+        .await
+        .map_err(busy)?;
+    if !right {
+        return Err(ApiError::BadRequest("That password isn't right.".into()).into());
+    }
+    let (session, now) = (admin.session().unwrap_or_default(), state.clock.now());
+    state
+        .db
+        .write(move |tx| sessions::proved(tx, session, now))
+        .await?;
+    Ok(success())
 }
 
 /// POST /api/admin/security/sign-out-everywhere: every session of mine ends, this one too.

@@ -185,16 +185,21 @@ async fn login(state: AppState, caller: Caller, body: Login) -> Result<Response,
     let auth = state.auth.clone();
     let now = state.clock.now();
     // An account many have guessed at lately takes passwords only from its own browsers.
-    if let Some(u) = &user
-        && auth.account_locked(u.id)
-        && !device_known(&state, u.id, caller.device.clone()).await?
-    {
-        tracing::warn!(%ip, user = u.id, "admin login refused: the account is under a guessing attack");
-        return Err(locked_out(15 * 60));
-    }
+    // Anyone else is answered as for an address with no account (the decoy hash is checked,
+    // and the answer is a wrong password's), so the lock tells nobody who is staff.
+    let locked = match &user {
+        Some(u) if auth.account_locked(u.id) => {
+            let known = device_known(&state, u.id, caller.device.clone()).await?;
+            if !known {
+                tracing::warn!(%ip, user = u.id, "admin login refused: the account is under a guessing attack");
+            }
+            !known
+        }
+        _ => false,
+    };
     let phc = user
         .as_ref()
-        .filter(|u| u.active)
+        .filter(|u| u.active && !locked)
         .map(|u| u.password_hash.clone());
     let matches = match auth.check_attempt(ip, phc, password).await {
         Ok(matches) => matches,
@@ -212,8 +217,24 @@ async fn login(state: AppState, caller: Caller, body: Login) -> Result<Response,
         }
     };
     let Some(user) = user.clone().filter(|_| matches) else {
-        if let Some(u) = &user {
-            auth.account_failed(u.id);
+        if let Some(u) = user.clone().filter(|u| u.active)
+            && auth.account_failed(u.id)
+        {
+            // Told once, as the lock starts: their own browsers still sign in.
+            let (mail, from_ip, browser) =
+                (state.mail.clone(), ip.to_string(), caller.browser.clone());
+            state
+                .db
+                .write(move |tx| {
+                    let from = From {
+                        ip: &from_ip,
+                        browser: &browser,
+                        at: now,
+                    };
+                    notices::security(&mail, tx, &u, PASSWORDS_GUESSED, from).map(|_| ())
+                })
+                .await?;
+            state.mail.wake();
         }
         // Counted per address and minute: a flood adds one row a minute, not one an attempt.
         state
@@ -241,17 +262,29 @@ async fn login(state: AppState, caller: Caller, body: Login) -> Result<Response,
     if known || first {
         return complete(&state, &user, &caller, !known).await;
     }
+    // Too many wrong codes lately: only a passkey will do until they age out.
+    let codes_locked = state
+        .db
+        .read(move |c| challenges::codes_locked(c, id, now))
+        .await?;
+    if let Some(wait) = codes_locked {
+        tracing::warn!(%ip, user = user.id, "second step by code refused: too many wrong codes lately");
+        if passkeys == 0 {
+            return Err(too_many_codes(wait));
+        }
+    }
+    let codes = codes_locked.is_none();
     let mut methods = Vec::new();
     if passkeys > 0 {
         methods.push("passkey");
     }
-    if has_totp {
+    if has_totp && codes {
         methods.push("totp");
     }
-    if strong && codes_left > 0 {
+    if strong && codes_left > 0 && codes {
         methods.push("recovery");
     }
-    let email_code = !strong;
+    let email_code = !strong && codes;
     if email_code {
         if !state.mail.delivers() {
             tracing::warn!(
@@ -305,6 +338,29 @@ async fn login(state: AppState, caller: Caller, body: Login) -> Result<Response,
             "message": message,
         }),
     ))
+}
+
+/// What the owner of an account under a guessing attack is told.
+const PASSWORDS_GUESSED: &str = "many wrong passwords were tried for your account within 15 minutes. Until they age out, it signs in only from browsers you have signed in from before";
+
+/// What a password holder is told once the account has had too many wrong codes.
+fn too_many_codes(seconds: u64) -> Rejection {
+    ApiError::RetryAfter {
+        message: format!(
+            "Too many wrong codes for this account. Sign in with a passkey, or try again in {} minutes.",
+            seconds.div_ceil(60)
+        ),
+        seconds,
+    }
+    .into()
+}
+
+/// The notice the account's owner gets when wrong codes lock its codes out.
+fn codes_guessed() -> String {
+    format!(
+        "{} wrong sign-in codes were entered for your account within 15 minutes, after its password was given: someone may know your password. Until the attempts age out, only a passkey or a browser you signed in from before can sign in. Change your password from the Security page",
+        challenges::MAX_WRONG_PER_ACCOUNT
+    )
 }
 
 fn locked_out(seconds: u64) -> Rejection {
@@ -440,7 +496,8 @@ async fn verify(state: AppState, caller: Caller, body: Verify) -> Result<Respons
     let (from_ip, browser) = (caller.ip.to_string(), caller.browser.clone());
     enum Outcome {
         Gone,
-        Wrong,
+        Wrong { told: bool },
+        Locked(u64),
         Right(Box<User>),
     }
     let outcome = state
@@ -453,6 +510,9 @@ async fn verify(state: AppState, caller: Caller, body: Verify) -> Result<Respons
                 Some(u) if u.active => u,
                 _ => return Ok(Outcome::Gone),
             };
+            if let Some(wait) = challenges::codes_locked(tx, user.id, now)? {
+                return Ok(Outcome::Locked(wait));
+            }
             let right = match method.as_str() {
                 "email" => {
                     challenge.emailed
@@ -484,8 +544,17 @@ async fn verify(state: AppState, caller: Caller, body: Verify) -> Result<Respons
                 }
             };
             if !right {
-                challenges::wrong(tx, challenge.id)?;
-                return Ok(Outcome::Wrong);
+                let lately = challenges::wrong(tx, challenge.id, user.id, now)?;
+                let told = lately == challenges::MAX_WRONG_PER_ACCOUNT;
+                if told {
+                    let from = From {
+                        ip: &from_ip,
+                        browser: &browser,
+                        at: now,
+                    };
+                    notices::security(&mail, tx, &user, &codes_guessed(), from)?;
+                }
+                return Ok(Outcome::Wrong { told });
             }
             if !challenges::done(tx, challenge.id, now)? {
                 return Ok(Outcome::Gone);
@@ -495,7 +564,13 @@ async fn verify(state: AppState, caller: Caller, body: Verify) -> Result<Respons
         .await?;
     match outcome {
         Outcome::Gone => Err(ApiError::Gone(EXPIRED.into()).into()),
-        Outcome::Wrong => Err(ApiError::Unauthorized(WRONG_CODE.into()).into()),
+        Outcome::Wrong { told } => {
+            if told {
+                state.mail.wake();
+            }
+            Err(ApiError::Unauthorized(WRONG_CODE.into()).into())
+        }
+        Outcome::Locked(wait) => Err(too_many_codes(wait)),
         Outcome::Right(user) => {
             state.mail.wake();
             complete(&state, &user, &caller, true).await

@@ -18,10 +18,13 @@ use crate::http::filters::{json_body, parse_id};
 use crate::state::AppState;
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct New {
     name: String,
     scope: String,
+    /// How many days it works for: 1 to 365, 90 when not given.
+    #[serde(default)]
+    expires_in_days: Option<i64>,
 }
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
@@ -34,7 +37,8 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
         .and(warp::get())
         .and(may.clone())
         .and_then(|_: Admin, state: AppState| async move {
-            let tokens = state.db.read(service_tokens::list).await?;
+            let now = state.clock.now();
+            let tokens = state.db.read(move |c| service_tokens::list(c, now)).await?;
             Ok::<_, Rejection>(json(StatusCode::OK, &json!({ "tokens": tokens })))
         });
     let create = warp::path!("service-tokens")
@@ -61,25 +65,40 @@ async fn create(admin: Admin, state: AppState, body: New) -> Result<Response, Re
     let Some(scope) = Scope::parse(body.scope.trim()) else {
         return Err(ApiError::BadRequest("The scope must be \"exports\".".into()).into());
     };
+    let days = body
+        .expires_in_days
+        .unwrap_or(service_tokens::DEFAULT_LIFE_DAYS);
+    if !(1..=service_tokens::LONGEST_LIFE_DAYS).contains(&days) {
+        return Err(ApiError::BadRequest(format!(
+            "A token works for 1 to {} days.",
+            service_tokens::LONGEST_LIFE_DAYS
+        ))
+        .into());
+    }
     let (auth, now) = (state.auth.clone(), state.clock.now());
+    let expires = now + jiff::SignedDuration::from_hours(24 * days);
     let by = admin.user().unwrap_or_default();
     let (id, token) = state
         .db
         .write(move |tx| {
-            let made = service_tokens::create(tx, &auth.keys, &name, scope, by, now)?;
+            let made = service_tokens::create(tx, &auth.keys, &name, scope, by, (now, expires))?;
             audit::record_detailed(
                 tx,
                 Action::ServiceToken,
                 &format!("service-token:{}", made.0),
                 Some(admin.by()),
-                &format!("created \"{name}\" ({})", scope.as_str()),
+                &format!("created \"{name}\" ({}), for {days} days", scope.as_str()),
             )?;
             Ok(made)
         })
         .await?;
     Ok(json(
         StatusCode::CREATED,
-        &json!({ "id": id, "token": token }),
+        &json!({
+            "id": id,
+            "token": token,
+            "expiresAt": crate::domain::clock::sql_time(expires),
+        }),
     ))
 }
 

@@ -479,14 +479,18 @@ async fn reset_factors(
     Ok(success())
 }
 
-/// GET /api/admin/users/{id}/sessions
+/// GET /api/admin/users/{id}/sessions: where someone is signed in. Only for a role that may
+/// manage theirs (an Administrator does not see an Owner's), and one's own are on the
+/// Security page.
 async fn user_sessions(
     id: String,
-    _admin: Admin,
+    admin: Admin,
     _c: Caller,
     state: AppState,
 ) -> Result<Response, Rejection> {
-    let id = parse_id(&id)?;
+    let user = other_user(&state, &admin, &id).await?;
+    may_grant(&admin, user.role)?;
+    let id = user.id;
     let now = state.clock.now().as_second();
     let list = state
         .db

@@ -142,7 +142,7 @@ async fn donations_sort_by_name_amount_or_date_and_refuse_anything_else() {
                "donorOccupation": null, "donorEmployer": null, "contributionPurpose": null,
                "citizenshipConfirmed": true, "status": "completed", "paymentIntentId": "pi_1",
                "createdAt": "2025-04-01T15:00:00.000Z", "updatedAt": "2025-04-01T15:01:00.000Z", "redactedAt": null,
-               "refunded": "0.00", "refundedAt": null, "refundable": "25.00", "disputeStatus": null,
+               "refunded": "0.00", "refundedAt": null, "refundedBy": null, "refundable": "25.00", "disputeStatus": null,
                "planId": null})
     );
     assert_eq!(TestApp::json(&default)[0]["amount"], "123.45");

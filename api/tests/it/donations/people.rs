@@ -593,9 +593,76 @@ async fn an_organizer_sees_that_a_person_gave_but_not_how_much() {
     );
     assert!(held["tables"]["donations"].is_string(), "{held}");
     assert!(!held.to_string().contains("4000"));
+    // The export applies the page's rule: its timeline has no amount either.
+    assert!(gift(&held["person"])["amount"].is_null(), "{held}");
+    assert!(!held.to_string().contains("40.00"), "{held}");
     let res = d
         .app
         .admin("GET", "/api/admin/donations", &organizer.token, None)
         .await;
     assert_eq!(res.status(), 403);
+}
+
+/// A refund names who made it where staff look at the gift: its row on the Donations tab
+/// and the person's timeline (whose amount an Organizer does not see).
+#[tokio::test]
+async fn a_refund_shows_who_made_it_on_the_gift_and_the_persons_timeline() {
+    let d = donate_app(|_| {}).await;
+    let (gift_id, _) = d.paid(json!(40), itemized("gia@example.org")).await;
+    let owner = d.app.login().await;
+    let tess = crate::staff::member(
+        &d.app,
+        api::domain::staff::Role::Treasurer,
+        "tess@party.example",
+    )
+    .await;
+    d.app
+        .exec("UPDATE users SET name = 'Tess Treasurer' WHERE email = 'tess@party.example'")
+        .await;
+    let res = d
+        .refund(
+            &tess.token,
+            gift_id,
+            json!({ "amount": 5, "reason": "Asked for part back" }),
+        )
+        .await;
+    assert_eq!(res.status(), 200, "{:?}", res.body());
+    assert_eq!(TestApp::json(&res)["refundedBy"], "Tess Treasurer");
+    let list = TestApp::json(
+        &d.app
+            .admin("GET", "/api/admin/donations", &owner, None)
+            .await,
+    );
+    let row = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == gift_id)
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        (row["refunded"].as_str(), row["refundedBy"].as_str()),
+        (Some("5.00"), Some("Tess Treasurer"))
+    );
+    let id = id_of(&d, &owner, "gia@example.org").await;
+    let refund = |page: &Value| {
+        page["timeline"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["kind"] == "refund")
+            .cloned()
+            .unwrap_or_else(|| panic!("no refund in {page}"))
+    };
+    let seen = refund(&page(&d, &owner, id).await);
+    assert_eq!(seen["title"], format!("Refund of gift #{gift_id}"));
+    assert_eq!(seen["detail"], "By Tess Treasurer");
+    assert_eq!(seen["amount"], "5.00");
+    let organizer = crate::staff::member(
+        &d.app,
+        api::domain::staff::Role::Organizer,
+        "org@party.example",
+    )
+    .await;
+    assert!(refund(&page(&d, &organizer.token, id).await)["amount"].is_null());
 }

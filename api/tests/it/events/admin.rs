@@ -263,13 +263,13 @@ async fn the_attendee_list_marks_who_came_once_it_started_and_exports() {
     );
     assert_eq!(
         rsvp(&app, &slug, "Ann Lee", "ann@example.org", 1).await.0,
-        201
+        200
     );
     assert_eq!(
         rsvp(&app, &slug, "=HYPERLINK(\"x\")", "bo@example.org", 1)
             .await
             .0,
-        201
+        200
     );
     let res = app
         .admin(

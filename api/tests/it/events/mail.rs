@@ -10,9 +10,16 @@ use crate::common::TestApp;
 use crate::mail::smtp::{Received, Smtp};
 use crate::mail::{advance, mail_app};
 
+/// The messages `who` got about their RSVP, leaving out the one that asked them to
+/// confirm it (`rsvp` pressed its link; `the_form_mails_a_link_to_confirm_and_nothing_more`
+/// reads it).
 fn to<'a>(got: &'a [Received], who: &str) -> Vec<&'a Received> {
     got.iter()
         .filter(|m| m.to.iter().any(|t| t == who))
+        .filter(|m| {
+            !m.header("Subject")
+                .is_some_and(|s| s.starts_with("Confirm your RSVP"))
+        })
         .collect()
 }
 
@@ -43,8 +50,8 @@ async fn the_confirmation_carries_an_invitation_a_calendar_reads_as_the_same_ins
         e["slug"].as_str().unwrap().to_owned(),
     );
     let (status, answer) = rsvp(&app, &slug, "Ann Lee", "ann@example.org", 1).await;
-    assert_eq!(status, 201);
-    assert_eq!(answer["message"], "You're going!");
+    assert_eq!(status, 200);
+    assert_eq!(answer, "You're going!");
     app.state.mail.deliver_due().await;
     let got = smtp.received();
     let mine = to(&got, "ann@example.org");
@@ -86,18 +93,17 @@ async fn the_confirmation_carries_an_invitation_a_calendar_reads_as_the_same_ins
         starts_at(&app, id).await + jiff::SignedDuration::from_hours(2)
     );
     assert!(ics.contains("ATTENDEE;CN=\"Ann Lee\""), "{ics}");
-    // The same RSVP again changes nothing and mails nothing more today. The event is full,
-    // so it is answered as anyone's would be now (no one learns who is going); Ann keeps
-    // her seats.
+    // The same RSVP again, confirmed from her mailbox, changes nothing and mails nothing
+    // more today: Ann keeps her seats, and her own link tells her so.
     assert_eq!(
-        rsvp(&app, &slug, "Ann Lee", "ANN@example.org", 1).await.1["message"],
-        "You're on the waitlist"
+        rsvp(&app, &slug, "Ann Lee", "ANN@example.org", 1).await.1,
+        "You're going!"
     );
     app.state.mail.deliver_due().await;
     assert_eq!(to(&smtp.received(), "ann@example.org").len(), 1);
     // Full: the next one waits, and its mail has no invitation and no video link.
     assert_eq!(
-        rsvp(&app, &slug, "Bo", "bo@example.org", 0).await.1["message"],
+        rsvp(&app, &slug, "Bo", "bo@example.org", 0).await.1,
         "You're on the waitlist"
     );
     app.state.mail.deliver_due().await;
@@ -109,6 +115,50 @@ async fn the_confirmation_carries_an_invitation_a_calendar_reads_as_the_same_ins
     );
     assert!(!bo[0].data.contains("text/calendar"));
     assert!(!bo[0].text().contains("secret-room"));
+}
+
+#[tokio::test]
+async fn the_form_mails_a_link_to_confirm_and_nothing_more() {
+    let smtp = Smtp::start();
+    let app = mail_app(&smtp, |_| {});
+    let token = app.login().await;
+    let mut body = event(&app, "Town hall", 72, Some(2));
+    body["online"] = json!(true);
+    body["videoLink"] = json!("https://meet.example/secret-room");
+    let e = published(&app, &token, body).await;
+    let slug = e["slug"].as_str().unwrap().to_owned();
+    assert_eq!(
+        super::ask(&app, &slug, "Ann Lee", "ann@example.org", 1)
+            .await
+            .0,
+        201
+    );
+    app.state.mail.deliver_due().await;
+    let got = smtp.received();
+    assert_eq!(got.len(), 1);
+    let m = &got[0];
+    assert!(
+        m.to.iter().any(|t| t.contains("ann@example.org")),
+        "{:?}",
+        m.to
+    );
+    assert_eq!(m.header("Subject").unwrap(), "Confirm your RSVP: Town hall");
+    let text = m.text();
+    assert!(
+        text.contains("To RSVP to Town hall with 1 guest, open this link and press Confirm:"),
+        "{text}"
+    );
+    assert!(
+        text.contains("https://example.org/events/rsvp/confirm/"),
+        "{text}"
+    );
+    assert!(text.contains("It works for 24 hours."), "{text}");
+    assert!(
+        !text.contains("secret-room"),
+        "no video link before the mailbox answers: {text}"
+    );
+    assert!(!m.data.contains("text/calendar"), "no invitation yet");
+    assert_eq!(app.count("event_rsvps").await, 0, "nothing held");
 }
 
 #[tokio::test]

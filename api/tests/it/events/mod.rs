@@ -6,6 +6,7 @@ mod admin;
 mod mail;
 mod pages;
 mod rsvp;
+mod strangers;
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
@@ -62,8 +63,8 @@ pub async fn published(app: &TestApp, token: &str, body: Value) -> Value {
     TestApp::json(&res)["event"].clone()
 }
 
-/// An RSVP through the public API, as the event page's island would send it.
-pub async fn rsvp(app: &TestApp, slug: &str, name: &str, email: &str, guests: i64) -> (u16, Value) {
+/// The event page's form, posted as JSON: the RSVP waits for its mailbox.
+pub async fn ask(app: &TestApp, slug: &str, name: &str, email: &str, guests: i64) -> (u16, Value) {
     let body = json!({
         "event": slug,
         "name": name,
@@ -76,6 +77,81 @@ pub async fn rsvp(app: &TestApp, slug: &str, name: &str, email: &str, guests: i6
         res.status().as_u16(),
         serde_json::from_slice(res.body()).unwrap_or(Value::Null),
     )
+}
+
+/// The confirmation link in the newest message queued to `email` that asks for one (as its
+/// reader would find it), if any.
+pub async fn confirm_link(app: &TestApp, email: &str) -> Option<String> {
+    let email = email.to_lowercase();
+    let message: Option<Vec<u8>> = app
+        .db
+        .read(move |c| {
+            use rusqlite::OptionalExtension;
+            c.query_row(
+                "SELECT message FROM mail_queue WHERE event_key LIKE 'event-rsvp-ask:%' \
+                 AND about = ?1 ORDER BY id DESC LIMIT 1",
+                [email],
+                |r| r.get(0),
+            )
+            .optional()
+        })
+        .await
+        .unwrap();
+    let text = String::from_utf8_lossy(&message?).replace("=\r\n", "");
+    let start = text.find("/events/rsvp/confirm/")?;
+    Some(
+        text[start..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_'))
+            .collect(),
+    )
+}
+
+/// The `<h1>` of an HTML page.
+pub fn heading(page: &[u8]) -> String {
+    let page = String::from_utf8_lossy(page);
+    let start = page
+        .find("<h1")
+        .and_then(|i| page[i..].find('>').map(|j| i + j + 1));
+    let Some(start) = start else {
+        return String::new();
+    };
+    let end = page[start..]
+        .find("</h1>")
+        .map_or(page.len(), |e| start + e);
+    page[start..end]
+        .trim()
+        .replace("&#x27;", "'")
+        .replace("&#39;", "'")
+}
+
+/// An RSVP as a visitor makes it: the form (answered "Check your e-mail to confirm"), then
+/// the link mailed to the address, pressed. Returns the confirmation page's status and
+/// heading ("You're going!").
+pub async fn rsvp(
+    app: &TestApp,
+    slug: &str,
+    name: &str,
+    email: &str,
+    guests: i64,
+) -> (u16, String) {
+    let (status, body) = ask(app, slug, name, email, guests).await;
+    if status != 201 {
+        return (
+            status,
+            body["message"].as_str().unwrap_or_default().to_owned(),
+        );
+    }
+    assert_eq!(body["message"], "Check your e-mail to confirm", "{body}");
+    let link = confirm_link(app, email)
+        .await
+        .unwrap_or_else(|| panic!("no confirmation link mailed to {email}"));
+    let res = warp::test::request()
+        .method("POST")
+        .path(&link)
+        .reply(&app.app)
+        .await;
+    (res.status().as_u16(), heading(res.body()))
 }
 
 /// The unfolded content lines of an `.ics`.

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{event, published, rsvp};
+use super::{ask, confirm_link, event, heading, published, rsvp};
 use crate::common::{TestApp, location, message};
 
 fn app() -> TestApp {
@@ -16,26 +16,42 @@ async fn fifty_rsvps_at_once_for_twenty_seats_never_take_more_than_twenty() {
     let token = app.login().await;
     let e = published(&app, &token, event(&app, "Town hall", 72, Some(20))).await;
     let slug = e["slug"].as_str().unwrap().to_owned();
+    // Fifty people ask, each from their own network, then all fifty press their links at
+    // once.
+    for i in 0..50u8 {
+        let body = json!({
+            "event": slug,
+            "name": format!("P{i}"),
+            "email": format!("p{i}@example.org"),
+            "zipCode": "62701",
+            "guests": (i % 3).to_string(),
+        });
+        let res = app
+            .post_from("/api/events/rsvp", &body.to_string(), [10, 1, i, 1])
+            .await;
+        assert_eq!(res.status(), 201, "{:?}", res.body());
+    }
     let mut tasks = Vec::new();
     for i in 0..50 {
-        let (app, slug) = (app.clone(), slug.clone());
-        tasks.push(tokio::spawn(async move {
-            rsvp(
-                &app,
-                &slug,
-                &format!("P{i}"),
-                &format!("p{i}@example.org"),
-                i % 3,
-            )
+        let app = app.clone();
+        let link = confirm_link(&app, &format!("p{i}@example.org"))
             .await
+            .unwrap();
+        tasks.push(tokio::spawn(async move {
+            let res = warp::test::request()
+                .method("POST")
+                .path(&link)
+                .reply(&app.app)
+                .await;
+            (res.status().as_u16(), heading(res.body()))
         }));
     }
     let mut going = 0;
     let mut waiting = 0;
     for t in tasks {
-        let (status, body) = t.await.unwrap();
-        assert_eq!(status, 201, "{body}");
-        match body["message"].as_str().unwrap() {
+        let (status, title) = t.await.unwrap();
+        assert_eq!(status, 200, "{title}");
+        match title.as_str() {
             "You're going!" => going += 1,
             "You're on the waitlist" => waiting += 1,
             other => panic!("{other}"),
@@ -56,6 +72,11 @@ async fn fifty_rsvps_at_once_for_twenty_seats_never_take_more_than_twenty() {
     assert!(seats <= 20, "{seats} seats taken");
     assert!(seats >= 18, "the seats are used: {seats}");
     assert_eq!(rows, 50);
+    assert_eq!(
+        app.count("event_rsvp_requests").await,
+        0,
+        "each link used once"
+    );
     // The seats left say so, and are never cached.
     let res = app.get(&format!("/api/events/{slug}/spots")).await;
     assert_eq!(res.status(), 200);
@@ -73,13 +94,23 @@ async fn a_repeat_rsvp_changes_the_first_and_is_answered_as_anyone_would_be() {
     let e = published(&app, &token, event(&app, "Meeting", 72, Some(3))).await;
     let slug = e["slug"].as_str().unwrap().to_owned();
     assert_eq!(
-        rsvp(&app, &slug, "Ann", "ann@example.org", 2).await.1["message"],
+        rsvp(&app, &slug, "Ann", "ann@example.org", 2).await.1,
         "You're going!"
     );
-    // Full now: a newcomer and Ann herself get the same answer.
-    let newcomer = rsvp(&app, &slug, "Bo", "bo@example.org", 0).await;
-    let again = rsvp(&app, &slug, "Ann Lee", "Ann@Example.org", 2).await;
+    // Full now: a newcomer and Ann herself get the same answer from the form.
+    let newcomer = ask(&app, &slug, "Bo", "bo@example.org", 0).await;
+    let again = ask(&app, &slug, "Ann Lee", "Ann@Example.org", 2).await;
     assert_eq!(newcomer, again, "no one learns who is going");
+    // Each confirms from their own mailbox: Ann's RSVP changes in place, Bo waits.
+    for who in ["bo@example.org", "ann@example.org"] {
+        let link = confirm_link(&app, who).await.unwrap();
+        let res = warp::test::request()
+            .method("POST")
+            .path(&link)
+            .reply(&app.app)
+            .await;
+        assert_eq!(res.status(), 200);
+    }
     let rows: Vec<(String, String, i64)> = app
         .db
         .read(|c| {
@@ -114,7 +145,7 @@ async fn a_repeat_rsvp_changes_the_first_and_is_answered_as_anyone_would_be() {
 }
 
 #[tokio::test]
-async fn without_javascript_the_form_lands_on_going_waitlisted_or_its_problem() {
+async fn without_javascript_the_form_lands_on_check_your_email_or_its_problem() {
     let app = app();
     let token = app.login().await;
     let e = published(&app, &token, event(&app, "Shift", 72, Some(1))).await;
@@ -128,7 +159,7 @@ async fn without_javascript_the_form_lands_on_going_waitlisted_or_its_problem() 
         )
         .await;
     assert_eq!(res.status(), 303);
-    assert_eq!(location(&res), "/events/going");
+    assert_eq!(location(&res), "/events/check-email");
     let res = app
         .post_form(
             "/api/events/rsvp",
@@ -136,7 +167,7 @@ async fn without_javascript_the_form_lands_on_going_waitlisted_or_its_problem() 
             &from,
         )
         .await;
-    assert_eq!(location(&res), "/events/waitlisted");
+    assert_eq!(location(&res), "/events/check-email");
     // A refusal keeps what was typed, and the event.
     let res = app
         .post_form(
@@ -261,7 +292,19 @@ async fn erasing_a_person_removes_their_rsvps_and_gives_their_seat_to_whoever_wa
             .status(),
         201
     );
-    rsvp(&app, &slug, "Bo", "bo@example.org", 0).await;
+    let link = confirm_link(&app, "ann@example.org").await.unwrap();
+    let res = warp::test::request()
+        .method("POST")
+        .path(&link)
+        .reply(&app.app)
+        .await;
+    assert_eq!(heading(res.body()), "You're going!");
+    assert_eq!(
+        rsvp(&app, &slug, "Bo", "bo@example.org", 0).await.1,
+        "You're on the waitlist"
+    );
+    // A third, who never confirmed, holds nothing but is erased too.
+    ask(&app, &slug, "Ann again", "Ann@example.org", 0).await;
     let res = app
         .admin(
             "POST",
@@ -271,7 +314,12 @@ async fn erasing_a_person_removes_their_rsvps_and_gives_their_seat_to_whoever_wa
         )
         .await;
     assert_eq!(res.status(), 200, "{:?}", res.body());
-    assert_eq!(TestApp::json(&res)["rsvps"], 1);
+    assert_eq!(
+        TestApp::json(&res)["rsvps"],
+        2,
+        "her RSVP and the one waiting"
+    );
+    assert_eq!(app.count("event_rsvp_requests").await, 0);
     let rows: Vec<(String, String)> = app
         .db
         .read(|c| {

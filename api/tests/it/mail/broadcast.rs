@@ -1309,3 +1309,77 @@ async fn a_plain_newsletter_is_written_like_a_post_never_published_and_mailed_wi
     assert_eq!(app.get(&format!("/api/blogs/{slug}")).await.status(), 404);
     assert_eq!(app.get(&format!("/blog/{slug}")).await.status(), 404);
 }
+
+#[tokio::test]
+async fn a_role_that_mails_the_list_but_may_not_read_it_sees_counts_and_reasons_not_addresses() {
+    let smtp = Smtp::start();
+    let app = app_with(&smtp, None).await;
+    let owner = app.login().await;
+    let editor = crate::staff::member(&app, api::domain::staff::Role::Editor, "ed@party.example")
+        .await
+        .token;
+    let post = published(&app, &editor, "Ballot access update").await;
+    subscribers(
+        &app,
+        &[
+            ("ann@example.org", "confirmed"),
+            ("bo@example.org", "confirmed"),
+            ("cy@example.org", "confirmed"),
+        ],
+    )
+    .await;
+    smtp.answer(Answer::TryLater);
+    let (status, sent) = call(
+        &app,
+        &editor,
+        "POST",
+        "/api/admin/broadcasts",
+        Some(json!({ "postId": post, "confirm": 3 })),
+    )
+    .await;
+    assert_eq!(status, 201, "{sent}");
+    let id = sent["id"].as_i64().unwrap();
+    // Two unsubscribe while it waits (as their one-click links would).
+    let now = app.state.clock.now();
+    app.db
+        .write(move |tx| {
+            for who in ["bo@example.org", "cy@example.org"] {
+                api::domain::mail::broadcast::exclude(tx, who, "unsubscribed", now)?;
+            }
+            Ok(())
+        })
+        .await
+        .unwrap();
+    let path = format!("/api/admin/broadcasts/{id}/recipients?status=excluded");
+    let (status, seen) = call(&app, &editor, "GET", &path, None).await;
+    assert_eq!(status, 200, "{seen}");
+    assert_eq!(seen["addressesHidden"], true);
+    assert_eq!(seen["recipients"], json!([]));
+    assert_eq!(
+        seen["reasons"],
+        json!([{ "answer": "unsubscribed", "count": 2 }])
+    );
+    let text = seen.to_string();
+    assert!(!text.contains("@example.org"), "{text}");
+    let (_, queued) = call(
+        &app,
+        &editor,
+        "GET",
+        &format!("/api/admin/broadcasts/{id}/recipients?status=queued"),
+        None,
+    )
+    .await;
+    assert!(!queued.to_string().contains("ann@"), "{queued}");
+    // The counts are the Editor's to see.
+    assert_eq!(counts(&app, &editor, id).await.3, 2);
+    // A role that may read the list sees who.
+    let (_, full) = call(&app, &owner, "GET", &path, None).await;
+    assert_eq!(full["addressesHidden"], false);
+    let who: Vec<&str> = full["recipients"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["email"].as_str().unwrap())
+        .collect();
+    assert_eq!(who, ["bo@example.org", "cy@example.org"]);
+}

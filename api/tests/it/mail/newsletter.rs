@@ -184,6 +184,44 @@ async fn confirm_by_post_then_welcome_with_one_click_unsubscribe() {
     assert_eq!(unsubscribed_at, before.3);
 }
 
+/// An unsubscribe outlives every link mailed before it (CAN-SPAM), however soon after the
+/// confirmation it comes: the same second, here.
+#[tokio::test]
+async fn an_old_confirmation_link_never_subscribes_an_address_that_unsubscribed() {
+    let smtp = Smtp::start();
+    let app = mail_app(&smtp, |_| {});
+    sign_up(&app, "ada@example.org").await;
+    app.state.mail.deliver_due().await;
+    let confirm = link(&smtp.received()[0], "/newsletter/confirm/");
+    assert_eq!(post(&app, &confirm, "").await.status(), 200);
+    app.state.mail.deliver_due().await;
+    let unsubscribe = link(&smtp.received()[1], "/newsletter/unsubscribe/");
+    assert_eq!(
+        post(&app, &unsubscribe, "List-Unsubscribe=One-Click")
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(status(&app).await.0, "unsubscribed");
+    // The first link again, posted at once: out of date, and nothing changes.
+    let res = post(&app, &confirm, "").await;
+    assert_eq!(res.status(), 410);
+    assert_eq!(status(&app).await.0, "unsubscribed");
+    assert_eq!(
+        app.get(&confirm).await.status(),
+        410,
+        "its page says so too"
+    );
+    // Nor does a second signup's pending link revive the first: only the new link works.
+    sign_up(&app, "ada@example.org").await;
+    app.state.mail.deliver_due().await;
+    assert_eq!(post(&app, &confirm, "").await.status(), 410);
+    assert_eq!(status(&app).await.0, "unsubscribed");
+    let again = link(smtp.received().last().unwrap(), "/newsletter/confirm/");
+    assert_eq!(post(&app, &again, "").await.status(), 200);
+    assert_eq!(status(&app).await.0, "confirmed");
+}
+
 /// Three confirmations a day go to one mailbox however its address is spelt (a `+tag`,
 /// Gmail's dots): the form floods nobody.
 #[tokio::test]

@@ -3,6 +3,7 @@
 //! audit log's actor. Mail goes to a real local SMTP server where a flow reads it.
 
 mod accounts;
+mod limits;
 mod roles;
 mod sign_in;
 mod tokens;

@@ -228,14 +228,14 @@ async fn staff_cannot_ask_for_more_than_is_left_or_from_a_gift_not_completed() {
     let db = gift().await;
     let now = at("2026-04-02T12:00:00Z");
     let asked = db
-        .write(move |c| request(c, &tz(), 1, 6000, "Asked", now))
+        .write(move |c| request(c, &tz(), 1, 6000, ("Asked", None), now))
         .await
         .unwrap()
         .unwrap();
     assert_eq!(asked.payment_intent, "pi_1");
     // The requested $60 holds its place: only $40 is left.
     let too_much = db
-        .write(move |c| request(c, &tz(), 1, 4001, "Again", now))
+        .write(move |c| request(c, &tz(), 1, 4001, ("Again", None), now))
         .await
         .unwrap();
     assert_eq!(
@@ -250,7 +250,7 @@ async fn staff_cannot_ask_for_more_than_is_left_or_from_a_gift_not_completed() {
         .unwrap();
     assert_eq!(db.read(|c| refundable(c, 1)).await.unwrap(), 10000);
     assert_eq!(
-        db.write(move |c| request(c, &tz(), 2, 100, "No such gift", now))
+        db.write(move |c| request(c, &tz(), 2, 100, ("No such gift", None), now))
             .await
             .unwrap(),
         Err(Refused::NotFound)
@@ -259,7 +259,7 @@ async fn staff_cannot_ask_for_more_than_is_left_or_from_a_gift_not_completed() {
         .await
         .unwrap();
     assert!(matches!(
-        db.write(move |c| request(c, &tz(), 1, 100, "Pending", now)).await.unwrap(),
+        db.write(move |c| request(c, &tz(), 1, 100, ("Pending", None), now)).await.unwrap(),
         Err(Refused::NotRefundable(why)) if why.contains("this one is pending")
     ));
 }
@@ -269,7 +269,7 @@ async fn the_admins_request_is_the_row_its_own_event_finds() {
     let db = gift().await;
     let now = at("2026-04-02T12:00:00Z");
     let asked = db
-        .write(move |c| request(c, &tz(), 1, 3000, "Donor asked", now))
+        .write(move |c| request(c, &tz(), 1, 3000, ("Donor asked", None), now))
         .await
         .unwrap()
         .unwrap();
@@ -362,7 +362,7 @@ async fn a_won_dispute_leaves_the_gift_whole() {
         .unwrap();
     assert!(db.read(|c| open_dispute(c, 1)).await.unwrap());
     assert!(matches!(
-        db.write(move |c| request(c, &tz(), 1, 100, "While disputed", now))
+        db.write(move |c| request(c, &tz(), 1, 100, ("While disputed", None), now))
             .await
             .unwrap(),
         Err(Refused::NotRefundable(_))
@@ -388,7 +388,7 @@ async fn a_refund_stripe_made_after_our_call_failed_is_found_by_its_request() {
     let db = gift().await;
     let now = at("2026-04-02T12:00:00Z");
     let asked = db
-        .write(move |c| request(c, &tz(), 1, 2000, "Timed out", now))
+        .write(move |c| request(c, &tz(), 1, 2000, ("Timed out", None), now))
         .await
         .unwrap()
         .unwrap();

@@ -154,6 +154,44 @@ pub fn gifts_from(conn: &Connection, ids: &[i64]) -> rusqlite::Result<Vec<Person
     .collect()
 }
 
+/// Money that went back of a person's gift, as their page shows it.
+#[derive(Debug, Clone)]
+pub struct PersonRefund {
+    pub gift: i64,
+    pub amount: String,
+    /// refund or chargeback (a lost dispute).
+    pub kind: String,
+    /// admin, stripe (its dashboard) or limit (the excess over a year's limit).
+    pub origin: String,
+    /// The staff member who made it, for one made from the admin.
+    pub by: Option<String>,
+    pub at: String,
+}
+
+/// The refunds counted of the gifts set up from the address rows `ids`, oldest first.
+pub fn refunds_from(conn: &Connection, ids: &[i64]) -> rusqlite::Result<Vec<PersonRefund>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT r.donation_id, r.amount_cents, r.kind, r.origin, \
+                COALESCE(NULLIF(u.name, ''), u.email), r.refunded_at \
+         FROM donation_refunds r JOIN donations d ON d.id = r.donation_id \
+         LEFT JOIN users u ON u.id = r.refunded_by \
+         WHERE d.email_id IN ({}) AND r.status IN {} ORDER BY r.refunded_at, r.id",
+        marks(ids.len()),
+        super::COUNTED,
+    ))?;
+    stmt.query_map(rusqlite::params_from_iter(ids), |r| {
+        Ok(PersonRefund {
+            gift: r.get(0)?,
+            amount: dollars(r.get(1)?),
+            kind: r.get(2)?,
+            origin: r.get(3)?,
+            by: r.get(4)?,
+            at: r.get(5)?,
+        })
+    })?
+    .collect()
+}
+
 /// A monthly gift as a person's page shows it.
 #[derive(Debug, Clone)]
 pub struct PersonPlan {

@@ -281,3 +281,60 @@ pub fn outcomes(conn: &Connection, id: i64, status: &str) -> rusqlite::Result<Ve
     })?
     .collect()
 }
+
+/// How many recipients of send `id` with status `status` got each answer, for a role that
+/// may see the send's counts but not the list's addresses (an Editor: the newsletter list
+/// is `submissions.read`'s). Addresses a server's answer quotes are masked.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reason {
+    pub answer: Option<String>,
+    pub count: i64,
+}
+
+pub fn reasons(conn: &Connection, id: i64, status: &str) -> rusqlite::Result<Vec<Reason>> {
+    let mut stmt = conn.prepare(
+        "SELECT answer, COUNT(*) FROM broadcast_recipients \
+         WHERE broadcast_id = ?1 AND status = ?2 GROUP BY answer ORDER BY COUNT(*) DESC, answer",
+    )?;
+    let rows: Vec<(Option<String>, i64)> = stmt
+        .query_map(params![id, status], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    // Masking can make two answers one ("550 <a@x.org> unknown" and "550 <b@x.org> unknown").
+    let mut merged: Vec<Reason> = Vec::new();
+    for (answer, count) in rows {
+        let answer = answer.map(|a| without_addresses(&a));
+        match merged.iter_mut().find(|r| r.answer == answer) {
+            Some(r) => r.count += count,
+            None => merged.push(Reason { answer, count }),
+        }
+    }
+    merged.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.answer.cmp(&b.answer)));
+    Ok(merged)
+}
+
+/// `text` with every word that holds an `@` (an address an SMTP answer quotes) replaced.
+fn without_addresses(text: &str) -> String {
+    text.split(' ')
+        .map(|word| {
+            if word.contains('@') {
+                "[address]"
+            } else {
+                word
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod reason_tests {
+    #[test]
+    fn an_answer_never_names_an_address() {
+        assert_eq!(
+            super::without_addresses("550 5.1.1 <ann@example.org>: Recipient address rejected"),
+            "550 5.1.1 [address] Recipient address rejected"
+        );
+        assert_eq!(super::without_addresses("unsubscribed"), "unsubscribed");
+    }
+}
