@@ -68,7 +68,7 @@ pub fn routes(
 
 /// What a confirmation link names.
 enum Link {
-    Waiting(requests::Waiting, Event),
+    Waiting(requests::Waiting, Box<Event>),
     Expired,
     Invalid,
 }
@@ -99,7 +99,7 @@ fn request_of(
         return Ok(Link::Expired);
     };
     match events::store::public_by_id(conn, waiting.event)? {
-        Some(event) => Ok(Link::Waiting(waiting, event)),
+        Some(event) => Ok(Link::Waiting(waiting, Box::new(event))),
         None => Ok(Link::Invalid),
     }
 }
