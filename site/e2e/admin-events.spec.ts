@@ -16,7 +16,7 @@ import { type Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { type Db, expect, expectAccessibleAtBothWidths, panel, signIn, tab, test as base } from './admin-fixtures';
 import { expectAccessible, failedLoad, toastRegion } from './fixtures';
-import { ownerToken } from './staff';
+import { ownerToken, unQuote } from './staff';
 
 interface AdminEvent {
   id: number;
@@ -73,8 +73,9 @@ class Api {
 
 const test = base.extend<{ api: Api; rsvp: (slug: string, name: string, email: string, guests?: number) => Promise<void> }>({
   api: async ({ server }, use) => use(new Api(server.baseURL, await ownerToken(server.baseURL))),
-  // An RSVP as the event page's form sends it: JSON, from the site's own origin.
-  rsvp: async ({ page, server }, use) =>
+  // An RSVP as the event page's form sends it (JSON, from the site's own origin), then
+  // confirmed by the link mailed to the address, as its reader would press it.
+  rsvp: async ({ page, server, db }, use) =>
     use(async (slug, name, email, guests = 0) => {
       const response = await page.request.post(`${server.baseURL}/api/events/rsvp`, {
         headers: { Origin: server.baseURL },
@@ -82,6 +83,13 @@ const test = base.extend<{ api: Api; rsvp: (slug: string, name: string, email: s
         data: { event: slug, name, email, zipCode: '62701', guests: String(guests) },
       });
       expect(response.ok(), `RSVP of ${email}: ${response.status()} ${await response.text()}`).toBe(true);
+      const [row] = db.query<{ m: string }>(
+        `SELECT CAST(message AS TEXT) AS m FROM mail_queue WHERE event_key LIKE 'event-rsvp-ask:%' AND about = '${email}' ORDER BY id DESC LIMIT 1`,
+      );
+      const link = row && /\/events\/rsvp\/confirm\/[\w-]+/.exec(unQuote(row.m))?.[0];
+      expect(link, `the link mailed to ${email}`).toBeTruthy();
+      const confirmed = await page.request.post(`${server.baseURL}${link}`);
+      expect(confirmed.ok(), `confirming ${email}: ${confirmed.status()}`).toBe(true);
     }),
 });
 

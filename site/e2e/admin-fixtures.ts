@@ -34,18 +34,19 @@ export class Db {
   /** Empties the lists; with `owner`, every staff account but theirs goes too, with all
    *  invitations, reset links, passkeys, service tokens and pending sign-ins. */
   reset(owner?: number): void {
-    if (owner !== undefined) {
-      this.exec(
-        `DELETE FROM staff_sessions WHERE user_id != ${owner}; DELETE FROM staff_devices WHERE user_id != ${owner}; ` +
-          `DELETE FROM recovery_codes WHERE user_id != ${owner}; DELETE FROM sign_in_challenges; DELETE FROM passkeys; ` +
-          `DELETE FROM invitations; DELETE FROM password_resets; DELETE FROM service_tokens; DELETE FROM users WHERE id != ${owner};`,
-      );
-    }
+    // The lists first: a refund names the staff member who made it.
     this.exec(
-      'DELETE FROM event_rsvps; DELETE FROM events; DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' +
+      'DELETE FROM event_rsvp_requests; DELETE FROM event_rsvps; DELETE FROM events; DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' +
         'DELETE FROM donation_refunds; DELETE FROM donations; DELETE FROM donation_plans; DELETE FROM blog_revisions; DELETE FROM blog_posts; DELETE FROM sms_consents; ' +
         'DELETE FROM supporter_merges; DELETE FROM supporter_emails; DELETE FROM supporters; DELETE FROM contributor_matches; DELETE FROM contributors; DELETE FROM suppressed_emails;',
     );
+    if (owner !== undefined) {
+      this.exec(
+        `DELETE FROM staff_sessions WHERE user_id != ${owner}; DELETE FROM staff_devices WHERE user_id != ${owner}; ` +
+          `DELETE FROM recovery_codes WHERE user_id != ${owner}; DELETE FROM sign_in_challenges; DELETE FROM second_step_failures; DELETE FROM passkeys; ` +
+          `DELETE FROM invitations; DELETE FROM password_resets; DELETE FROM service_tokens; DELETE FROM users WHERE id != ${owner};`,
+      );
+    }
   }
 }
 

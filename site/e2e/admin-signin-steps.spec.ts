@@ -216,9 +216,15 @@ test('a passkey made on the Security screen signs in from a browser without the 
   }
 });
 
-test('"Forgot your password?": a link by e-mail, a new password, then signing in with it', async ({ page, makeUser, server, allowConsole }) => {
+test('"Forgot your password?": a link by e-mail, a new password, then the next sign-in takes it and asks this browser again', async ({
+  page,
+  makeUser,
+  server,
+  allowConsole,
+}) => {
   allowConsole(failedLoad(400));
   allowConsole(failedLoad(410));
+  allowConsole(failedLoad(503));
   const editor = await makeUser('editor');
   await page.goto('/admin');
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
@@ -253,11 +259,14 @@ test('"Forgot your password?": a link by e-mail, a new password, then signing in
   await expect(page.getByRole('status')).toHaveText('Your password is changed. Sign in.');
   await page.getByRole('link', { name: 'Sign in.' }).click();
 
+  // The browser the editor used before is forgotten with the old password: the new one is
+  // taken, and a second step is asked (mail is off on this server, so the e-mailed code it
+  // needs is said to be unavailable).
   await page.context().addCookies([deviceCookie(server.baseURL, editor)]);
   await page.getByLabel('E-mail').fill(editor.email);
   await page.getByLabel('Password').fill(fresh);
   await page.getByRole('button', { name: 'Access Admin Panel' }).click();
-  await expect(dashboard(page)).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveText("E-mail isn't configured on this server. Use your authenticator app, a recovery code, or ask the owner");
 
   // The link worked once.
   await page.goto('about:blank');

@@ -419,3 +419,27 @@ test('an Author publishes their own post but has no way to mail the list', async
   await expect(page.getByText("Your role can't open this page")).toBeVisible();
   expect(asked).toEqual([]);
 });
+
+test('an Editor mails the list and sees why some were not reached, never who', async ({ page, api, subscribers, sink, db, makeUser }) => {
+  const title = `Debate night ${seq}`;
+  const postId = await api.publish(title);
+  const [ok, bad] = subscribers(address('ok'), address('bad'));
+  const id = await api.send(postId);
+  await sink.waitForCount(ok, title, 1);
+  await sink.waitForCount(bad, title, 1);
+  await expect.poll(() => db.query<{ status: string }>(`SELECT status FROM broadcasts WHERE id = ${id}`)[0]?.status).toBe('sent');
+  db.exec(
+    `UPDATE broadcast_recipients SET status = 'failed', attempts = 3, answer = '550 5.1.1 <${bad}>: Recipient address rejected' WHERE broadcast_id = ${id} AND email = '${bad}'`,
+  );
+
+  const editor = await makeUser('editor');
+  await signIn(page, editor);
+  await page.goto(`/admin/broadcasts/${id}`);
+  await expect(count(page, 'Failed')).toHaveText('1');
+  await page.getByRole('button', { name: 'Show failed recipients (1)' }).click();
+  const reasons = page.getByRole('table', { name: 'Failed recipients, by answer' });
+  await expect(reasons.getByRole('row', { name: /Recipient address rejected/ })).toContainText('1');
+  await expect(page.getByText('Your role sees how many, not who')).toBeVisible();
+  await expect(page.getByRole('main')).not.toContainText('@list.e2e.test');
+  await expect(page.getByRole('table', { name: 'Failed recipients', exact: true })).toHaveCount(0);
+});

@@ -262,9 +262,16 @@ test.describe('donating', () => {
 
   test('the donation status: checking, then nothing for an unknown donor, or a note when it cannot be loaded', async ({ page, allowConsole }) => {
     allowConsole(/Failed to load resource/);
-    let hold: () => void = () => {};
+    // Every status request waits until `hold()` lets them all go (typing may send more than
+    // one), and any after that goes at once.
+    const held: (() => void)[] = [];
+    let released = false;
+    const hold = () => {
+      released = true;
+      for (const release of held.splice(0)) release();
+    };
     await page.route('**/api/donations/summary*', async (route) => {
-      await new Promise<void>((release) => (hold = release));
+      if (!released) await new Promise<void>((release) => held.push(release));
       await route.continue();
     });
     await page.goto('/donate');

@@ -1,12 +1,14 @@
 // The public side of events in a browser, against this worker's own server: /events lists
 // an event, its page shows the seats left (from the never-cached endpoint) and an RSVP
-// form that posts as plain HTML, with JavaScript on and off, landing on "You're going" or,
-// once the seats are gone, "You're on the waitlist"; Take Action shows the next events;
-// axe passes on every page; the private video link is nowhere a visitor can see.
+// form that posts as plain HTML, with JavaScript on and off, landing on "Check your e-mail
+// to confirm"; the link mailed to the address (read from the server's mail queue) opens a
+// page with one button, which takes the seat ("You're going") or, once the seats are gone,
+// a place on the waitlist; Take Action shows the next events; axe passes on every page;
+// the private video link is nowhere a visitor can see.
 import { type Browser, type Page } from '@playwright/test';
 import { type Db, expect, test } from './admin-fixtures';
 import { expectAccessible } from './fixtures';
-import { ownerToken } from './staff';
+import { ownerToken, unQuote } from './staff';
 
 const SECRET = 'https://meet.example/private-room-42';
 
@@ -49,6 +51,26 @@ async function fill(page: Page, name: string, email: string, guests: string) {
   await form.getByRole('button', { name: 'RSVP' }).click();
 }
 
+/** The confirmation link last mailed to `email` for an RSVP, as its reader finds it. */
+async function mailedLink(db: Db, email: string): Promise<string> {
+  for (let i = 0; i < 50; i += 1) {
+    const [row] = db.query<{ m: string }>(
+      `SELECT CAST(message AS TEXT) AS m FROM mail_queue WHERE event_key LIKE 'event-rsvp-ask:%' AND about = '${email}' ORDER BY id DESC LIMIT 1`,
+    );
+    const link = row && /\/events\/rsvp\/confirm\/[\w-]+/.exec(unQuote(row.m))?.[0];
+    if (link) return link;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no RSVP link was mailed to ${email}`);
+}
+
+/** Opens the mailed link and presses its one button. */
+async function confirmFromMail(page: Page, db: Db, email: string, title: string): Promise<void> {
+  await page.goto(await mailedLink(db, email));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Confirm your RSVP: ${title}`);
+  await page.getByRole('button', { name: 'Confirm my RSVP' }).click();
+}
+
 function rsvps(db: Db) {
   return db.query<{ email: string; status: string; guests: number }>('SELECT email, status, guests FROM event_rsvps ORDER BY id');
 }
@@ -71,7 +93,19 @@ test('a visitor finds the event, sees the seats left, RSVPs and is going', async
   await expect(page.locator('body')).not.toContainText('private-room-42');
   expect(await page.content()).not.toContain('private-room-42');
   await fill(page, 'Ann Lee', 'ann@example.org', '1');
-  await expect(page).toHaveURL(/\/events\/going$/);
+  await expect(page).toHaveURL(/\/events\/check-email$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your e-mail to confirm');
+  await expectAccessible(page);
+  // Nothing is held until the mailbox answers.
+  expect(rsvps(db)).toEqual([]);
+  await page.goto(`/events/${event.slug}`);
+  await expect(page.getByText('3 spots left.')).toBeVisible();
+  await page.goto(await mailedLink(db, 'ann@example.org'));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Confirm your RSVP: Petitioning at the farmers market');
+  await expect(page.getByText('Ann Lee with 1 guest')).toBeVisible();
+  await expectAccessible(page);
+  expect(rsvps(db)).toEqual([]);
+  await page.getByRole('button', { name: 'Confirm my RSVP' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText("You're going!");
   await expectAccessible(page);
   expect(rsvps(db)).toEqual([{ email: 'ann@example.org', status: 'going', guests: 1 }]);
@@ -90,11 +124,14 @@ test('without JavaScript the form works too, and the last seats send the next vi
   const page = await noScript(browser, server.baseURL);
   await page.goto(`/events/${event.slug}`);
   await fill(page, 'Bo Diaz', 'bo@example.org', '1');
-  await expect(page).toHaveURL(/\/events\/going$/);
+  await expect(page).toHaveURL(/\/events\/check-email$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your e-mail to confirm');
+  await confirmFromMail(page, db, 'bo@example.org', 'House meeting');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText("You're going!");
   await page.goto(`/events/${event.slug}`);
   await fill(page, 'Cy Park', 'cy@example.org', '0');
-  await expect(page).toHaveURL(/\/events\/waitlisted$/);
+  await expect(page).toHaveURL(/\/events\/check-email$/);
+  await confirmFromMail(page, db, 'cy@example.org', 'House meeting');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText("You're on the waitlist");
   expect(rsvps(db)).toEqual([
     { email: 'bo@example.org', status: 'going', guests: 1 },
@@ -112,6 +149,6 @@ test('without JavaScript the form works too, and the last seats send the next vi
   await expect(page.getByRole('alert')).toContainText('Please enter a valid ZIP code');
   await page.getByLabel('ZIP code').fill('62701');
   await page.getByRole('button', { name: 'RSVP' }).click();
-  await expect(page).toHaveURL(/\/events\/waitlisted$/);
+  await expect(page).toHaveURL(/\/events\/check-email$/);
   await page.context().close();
 });

@@ -162,8 +162,9 @@ export async function mailedLink(dbPath: string, email: string, kind: 'invite' |
   throw new Error(`no /admin/${kind} link was mailed to ${email}`);
 }
 
-/** The 6-digit sign-in code last mailed to `email` (its subject says it), waiting up to 10 s
- *  for one newer than message `after`. Returns the code and its message's id. */
+/** The 6-digit sign-in code last mailed to `email` (in the message's text, never its
+ *  subject), waiting up to 10 s for one newer than message `after`. Returns the code and its
+ *  message's id. */
 export async function mailedCode(dbPath: string, email: string, after = 0): Promise<{ id: number; code: string }> {
   for (let i = 0; i < 100; i += 1) {
     const out = execFileSync('sqlite3', [
@@ -171,12 +172,12 @@ export async function mailedCode(dbPath: string, email: string, after = 0): Prom
       '.timeout 5000',
       '-json',
       dbPath,
-      `SELECT id, subject FROM mail_queue WHERE to_address = '${email.replaceAll("'", "''")}' AND id > ${after} AND subject LIKE '%sign-in code%' ORDER BY id DESC LIMIT 1`,
+      `SELECT id, CAST(message AS TEXT) AS m FROM mail_queue WHERE to_address = '${email.replaceAll("'", "''")}' AND id > ${after} AND subject LIKE '%sign-in code%' ORDER BY id DESC LIMIT 1`,
     ])
       .toString()
       .trim();
-    const [row] = out ? (JSON.parse(out) as { id: number; subject: string }[]) : [];
-    const code = row && /(\d{6})\s*$/.exec(row.subject)?.[1];
+    const [row] = out ? (JSON.parse(out) as { id: number; m: string }[]) : [];
+    const code = row && /is:\s+(\d{6})\b/.exec(unQuote(row.m))?.[1];
     if (row && code) return { id: row.id, code };
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -8,6 +8,8 @@ export class ApiError extends Error {
     message: string,
     /** The field a refusal is about, when the server names one (`{"message", "field"}`). */
     readonly field?: string,
+    /** The admin must prove its password again first (`{"message", "reauth": true}`). */
+    readonly reauth?: boolean,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -34,6 +36,17 @@ function errorField(body: string): string | undefined {
     if (parsed && typeof parsed === 'object' && 'field' in parsed && typeof parsed.field === 'string') return parsed.field;
   } catch {
     // Not JSON: no field.
+  }
+  return undefined;
+}
+
+/** Whether a JSON error body asks for the password again (`"reauth": true`). */
+function errorReauth(body: string): boolean | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object' && 'reauth' in parsed && parsed.reauth === true) return true;
+  } catch {
+    // Not JSON.
   }
   return undefined;
 }
@@ -77,7 +90,7 @@ export async function apiFetch(method: string, url: string, { body, headers }: {
   });
   if (!response.ok) {
     const text = await response.text();
-    throw new ApiError(response.status, errorMessage(response.status, response.statusText, text), errorField(text));
+    throw new ApiError(response.status, errorMessage(response.status, response.statusText, text), errorField(text), errorReauth(text));
   }
   return response;
 }

@@ -32,6 +32,7 @@ import {
   signOutEverywhere,
   startTotp,
 } from './api';
+import { ProvePassword } from './ProvePassword';
 import { NewPasswordFields } from './PublicCard';
 import { ServiceTokens } from './ServiceTokens';
 import { RecoveryCodes, useFocusOnMount } from './ShownOnce';
@@ -84,6 +85,7 @@ function SecurityScreen({ me }: { me: Me }) {
           <Passkeys security={query.data} />
           <PasswordSection email={me.email} />
           <Sessions security={query.data} />
+          <ProvePassword email={me.email} />
           {/* Not an account route: closed, like the rest, until a factor is set up. */}
           {can(me, 'service_tokens.manage') && !me.mustEnrol && <ServiceTokens />}
         </>

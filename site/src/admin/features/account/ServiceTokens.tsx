@@ -1,6 +1,7 @@
 // Service tokens (Owners only, capability service_tokens.manage): keys for automation that
-// downloads the exports, never a person's login. A new token is shown once; revoking one
-// stops it at once.
+// downloads the exports, never a person's login. A new token is shown once; it works until
+// the date chosen when it is made (at most a year) and only while the Owner who made it is
+// one; revoking one stops it at once.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { toast } from '../../../lib/toast';
@@ -13,6 +14,20 @@ import { createToken, revokeToken, tokensQuery } from './api';
 import { ShownOnce } from './ShownOnce';
 
 const SCOPES = [{ value: 'exports', label: 'Exports (download the CSV files)' }] as const;
+/** How long a new token may work, in days: the server takes 1 to 365. */
+const LIFETIMES = [
+  { days: 30, label: '30 days' },
+  { days: 90, label: '90 days' },
+  { days: 180, label: '6 months' },
+  { days: 365, label: '1 year' },
+] as const;
+
+/** Why a token no longer works, as the list says it. */
+const ENDED: Record<string, string> = {
+  revoked: 'revoked',
+  expired: 'expired',
+  'maker left': 'stopped: the Owner who made it no longer is one',
+};
 
 export function ServiceTokens() {
   const id = useId();
@@ -21,6 +36,7 @@ export function ServiceTokens() {
   const create = useMutation(createToken(qc));
   const revoke = useItemAction(revokeToken, 'Could not revoke the token', () => toast({ title: 'Token revoked' }));
   const [name, setName] = useState('');
+  const [days, setDays] = useState(90);
   const [made, setMade] = useState<{ name: string; token: string } | null>(null);
   // A token just made takes the focus (its heading), not the button that opened the form.
   const justMade = useRef(false);
@@ -71,7 +87,16 @@ export function ServiceTokens() {
                   ) : (
                     'not used yet'
                   )}
-                  {t.revokedAt && <> · revoked {formatDay(t.revokedAt)}</>}
+                </p>
+                <p className="text-sm text-slate-700">
+                  {t.createdBy && <>By {t.createdBy} · </>}
+                  {t.ended ? (
+                    <span className="font-semibold text-crimson-dark">
+                      {t.ended === 'revoked' && t.revokedAt ? `Revoked ${formatDay(t.revokedAt)}` : `No longer works: ${ENDED[t.ended] ?? t.ended}`}
+                    </span>
+                  ) : (
+                    t.expiresAt && <>Works until {formatDay(t.expiresAt)}</>
+                  )}
                 </p>
               </div>
               {!t.revokedAt && (
@@ -100,12 +125,15 @@ export function ServiceTokens() {
           ready={name.trim() !== ''}
           failure="The token could not be made. Please try again."
           onSubmit={async () => {
-            const { token } = await create.mutateAsync({ name: name.trim(), scope: 'exports' });
+            const { token } = await create.mutateAsync({ name: name.trim(), scope: 'exports', expiresInDays: days });
             justMade.current = true;
             setMade({ name: name.trim(), token });
             setName('');
           }}
-          onClosed={() => setName('')}
+          onClosed={() => {
+            setName('');
+            setDays(90);
+          }}
           returnFocus={() => {
             const back = !justMade.current;
             justMade.current = false;
@@ -137,6 +165,16 @@ export function ServiceTokens() {
                 {SCOPES.map((s) => (
                   <option key={s.value} value={s.value}>
                     {s.label}
+                  </option>
+                ))}
+              </select>
+              <label htmlFor={`${id}-days`} className="field-label mt-4">
+                Works for
+              </label>
+              <select id={`${id}-days`} className="field-input" value={days} onChange={(e) => setDays(Number(e.target.value))}>
+                {LIFETIMES.map((l) => (
+                  <option key={l.days} value={l.days}>
+                    {l.label}
                   </option>
                 ))}
               </select>

@@ -3,6 +3,7 @@
 import { type QueryClient, mutationOptions, queryOptions } from '@tanstack/react-query';
 import { adminRequest, loadOrFail } from '../../app/client';
 import { refreshMe } from '../../app/me';
+import { proved } from './proof';
 import { type CreationOptionsJSON, createPasskey } from './webauthn';
 
 export interface Passkey {
@@ -39,8 +40,14 @@ export interface ServiceToken {
   name: string;
   scope: string;
   createdAt: string;
+  createdBy: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  expiresAt: string | null;
+  /** Whether it works now. */
+  active: boolean;
+  /** Why not: revoked, expired, or its maker is no longer an active Owner. */
+  ended: 'revoked' | 'expired' | 'maker left' | null;
 }
 
 export const securityQuery = () =>
@@ -56,32 +63,34 @@ async function refresh(qc: QueryClient): Promise<void> {
 
 export const startTotp = () =>
   mutationOptions({
-    mutationFn: () => adminRequest<TotpEnrolment>('POST', '/api/admin/security/totp'),
+    mutationFn: () => proved(() => adminRequest<TotpEnrolment>('POST', '/api/admin/security/totp')),
   });
 
 export const confirmTotp = (qc: QueryClient) =>
   mutationOptions({
-    mutationFn: (code: string) => adminRequest<{ recoveryCodes: string[] }>('POST', '/api/admin/security/totp/confirm', { code }),
+    mutationFn: (code: string) => proved(() => adminRequest<{ recoveryCodes: string[] }>('POST', '/api/admin/security/totp/confirm', { code })),
     onSuccess: () => refresh(qc),
   });
 
 export const removeTotp = (qc: QueryClient) =>
   mutationOptions({
-    mutationFn: () => adminRequest('DELETE', '/api/admin/security/totp'),
+    mutationFn: () => proved(() => adminRequest('DELETE', '/api/admin/security/totp')),
     onSuccess: () => refresh(qc),
   });
 
 export const newRecoveryCodes = (qc: QueryClient) =>
   mutationOptions({
-    mutationFn: () => adminRequest<{ recoveryCodes: string[] }>('POST', '/api/admin/security/recovery-codes'),
+    mutationFn: () => proved(() => adminRequest<{ recoveryCodes: string[] }>('POST', '/api/admin/security/recovery-codes')),
     onSuccess: () => qc.invalidateQueries({ queryKey: securityQuery().queryKey }),
   });
 
 /** Makes a passkey in this browser and registers it under `name`. */
-export async function addPasskey(name: string): Promise<{ id: number; name: string }> {
-  const options = await adminRequest<{ publicKey: CreationOptionsJSON }>('POST', '/api/admin/security/passkeys/options');
-  const credential = await createPasskey(options);
-  return adminRequest<{ id: number; name: string }>('POST', '/api/admin/security/passkeys', { name, credential });
+export function addPasskey(name: string): Promise<{ id: number; name: string }> {
+  return proved(async () => {
+    const options = await adminRequest<{ publicKey: CreationOptionsJSON }>('POST', '/api/admin/security/passkeys/options');
+    const credential = await createPasskey(options);
+    return adminRequest<{ id: number; name: string }>('POST', '/api/admin/security/passkeys', { name, credential });
+  });
 }
 
 export const addPasskeyOptions = (qc: QueryClient) =>
@@ -93,7 +102,7 @@ export const addPasskeyOptions = (qc: QueryClient) =>
 export const removePasskey = (qc: QueryClient) =>
   mutationOptions({
     mutationKey: ['admin', 'security', 'passkey', 'remove'] as const,
-    mutationFn: (id: number) => adminRequest('DELETE', `/api/admin/security/passkeys/${id}`),
+    mutationFn: (id: number) => proved(() => adminRequest('DELETE', `/api/admin/security/passkeys/${id}`)),
     onSuccess: () => refresh(qc),
   });
 
@@ -117,7 +126,8 @@ export const tokensQuery = () =>
 
 export const createToken = (qc: QueryClient) =>
   mutationOptions({
-    mutationFn: (body: { name: string; scope: 'exports' }) => adminRequest<{ id: number; token: string }>('POST', '/api/admin/service-tokens', body),
+    mutationFn: (body: { name: string; scope: 'exports'; expiresInDays: number }) =>
+      adminRequest<{ id: number; token: string; expiresAt: string }>('POST', '/api/admin/service-tokens', body),
     onSuccess: () => qc.invalidateQueries({ queryKey: tokensQuery().queryKey }),
   });
 

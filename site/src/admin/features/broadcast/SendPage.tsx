@@ -12,7 +12,7 @@ import { isUnauthorized } from '../../app/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { formatExact } from '../../components/dates';
 import { useFocusWhenLost } from '../../components/useFocusWhenLost';
-import { type RecipientStatus, type Summary, cancelSend, previewQuery, recipientsQuery, retrySend, sendNow, sendQuery } from './api';
+import { type Reason, type RecipientStatus, type Summary, cancelSend, previewQuery, recipientsQuery, retrySend, sendNow, sendQuery } from './api';
 import { countMatches, countsLine, people, percentDone, statusLabel } from './format';
 
 export default function SendPage() {
@@ -285,6 +285,8 @@ function Recipients({ id, status, count }: { id: number; status: 'failed' | 'exc
             <p role="alert" className="mt-2 text-crimson-dark">
               {query.error instanceof ApiError ? query.error.message : 'The list could not be loaded.'}
             </p>
+          ) : query.data.addressesHidden ? (
+            <Reasons reasons={query.data.reasons ?? []} title={TITLES[status]} />
           ) : (
             <div className="mt-2 overflow-x-auto">
               <table className="w-full min-w-[32rem] text-left text-sm">
@@ -306,7 +308,7 @@ function Recipients({ id, status, count }: { id: number; status: 'failed' | 'exc
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-200">
-                  {query.data.map((r) => (
+                  {query.data.recipients.map((r) => (
                     <tr key={r.email}>
                       <th scope="row" className="px-3 py-2 font-normal break-all">
                         {r.email}
@@ -322,5 +324,38 @@ function Recipients({ id, status, count }: { id: number; status: 'failed' | 'exc
           ))}
       </div>
     </section>
+  );
+}
+
+/** What a role that may mail the list but not read it (an Editor) sees: how many got each
+ *  answer, never who (the list is for roles that may see the newsletter's subscribers). */
+function Reasons({ reasons, title }: { reasons: Reason[]; title: string }) {
+  return (
+    <div className="mt-2">
+      <p className="text-sm text-slate-700">Your role sees how many, not who: the addresses are for staff who may see the newsletter list.</p>
+      <table className="mt-2 w-full text-left text-sm">
+        <caption className="sr-only">{title}, by answer</caption>
+        <thead className="bg-slate-100 text-ink">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Answer
+            </th>
+            <th scope="col" className="px-3 py-2 font-semibold">
+              Recipients
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200">
+          {reasons.map((r) => (
+            <tr key={r.answer ?? ''}>
+              <th scope="row" className="px-3 py-2 font-normal break-words">
+                {r.answer ?? '—'}
+              </th>
+              <td className="px-3 py-2">{r.count}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -47,6 +47,20 @@ export interface Recipient {
   doneAt: string | null;
 }
 
+/** How many got one answer: what a role that may not read the list sees instead. */
+export interface Reason {
+  answer: string | null;
+  count: number;
+}
+
+/** Who a send reached, failed or excluded; for a role without `submissions.read`, only how
+ *  many got each answer (`addressesHidden`). */
+export interface Recipients {
+  recipients: Recipient[];
+  reasons?: Reason[];
+  addressesHidden: boolean;
+}
+
 /** The little of a post this feature needs. */
 export interface PostTitle {
   id: number;
@@ -118,7 +132,7 @@ export const sendQuery = (id: number) =>
 export const recipientsQuery = (id: number, status: RecipientStatus) =>
   queryOptions({
     queryKey: ['admin', 'broadcast', id, 'recipients', status] as const,
-    queryFn: async () => (await adminRequest<{ recipients: Recipient[] }>('GET', `/api/admin/broadcasts/${id}/recipients?status=${status}`)).recipients,
+    queryFn: () => adminRequest<Recipients>('GET', `/api/admin/broadcasts/${id}/recipients?status=${status}`),
     gcTime: 0,
   });
 

@@ -26,6 +26,8 @@ export interface Donation {
   refunded?: string;
   /** When the last of them was made. */
   refundedAt?: string | null;
+  /** Who made the last of them, for a refund made from the admin. */
+  refundedBy?: string | null;
   /** Dollars staff may still refund ("0.00" unless completed and not disputed). */
   refundable?: string;
   /** Stripe's status of the gift's latest dispute, if it was ever disputed. */

@@ -62,6 +62,8 @@ describe('giftState', () => {
     const full = giftState({ ...gift, refunded: '100.00', refundedAt: at });
     expect(full.badge).toBe('Refunded');
     expect(full.note).toMatch(/^Refunded \$100\.00 on March \d, 2026$/);
+    const by = giftState({ ...gift, refunded: '5.00', refundedAt: at, refundedBy: 'Tess Treasurer' });
+    expect(by.note).toMatch(/^Refunded \$5\.00 by Tess Treasurer, March \d, 2026$/);
     const part = giftState({ ...gift, refunded: '25.5', refundedAt: at });
     expect(part).toMatchObject({ badge: 'Partly refunded', variant: 'secondary' });
     expect(part.note).toContain('Refunded $25.50 on');

@@ -36,14 +36,23 @@ export interface GiftState {
 
 /** What a gift's badge and note say: disputed while a dispute is open, refunded (in full or
  *  in part) once money went back, otherwise its status. */
-export function giftState(d: { amount: string; status: string; refunded?: string; refundedAt?: string | null; disputeStatus?: string | null }): GiftState {
+export function giftState(d: {
+  amount: string;
+  status: string;
+  refunded?: string;
+  refundedAt?: string | null;
+  refundedBy?: string | null;
+  disputeStatus?: string | null;
+}): GiftState {
   const refunded = Number(d.refunded ?? 0);
   const dispute = d.disputeStatus ?? null;
   if (dispute && !CLOSED_DISPUTE.includes(dispute)) {
     return { badge: 'Disputed', variant: 'destructive', note: 'The card issuer is holding the money until the dispute closes; answer it in Stripe.' };
   }
   if (refunded > 0) {
-    const when = d.refundedAt ? ` on ${formatDay(d.refundedAt)}` : '';
+    // Who gave it back, for a refund staff made: "by Tess Treasurer, December 1, 2026".
+    const day = d.refundedAt ? formatDay(d.refundedAt) : null;
+    const when = d.refundedBy ? ` by ${d.refundedBy}${day ? `, ${day}` : ''}` : day ? ` on ${day}` : '';
     const lost = dispute === 'lost' ? ' (dispute lost)' : '';
     const full = refunded >= Number(d.amount);
     return {

@@ -7,7 +7,19 @@ export interface MailMessage {
   id: number;
   to: string;
   subject: string;
-  kind: 'receipt' | 'staff_alert' | 'newsletter_confirm' | 'newsletter_welcome';
+  kind:
+    | 'receipt'
+    | 'refund_notice'
+    | 'staff_alert'
+    | 'staff_security'
+    | 'newsletter_confirm'
+    | 'newsletter_welcome'
+    | 'plan_notice'
+    | 'info_request'
+    | 'broadcast_test'
+    | 'event_rsvp'
+    | 'event_update'
+    | 'event_reminder';
   status: 'queued' | 'sent' | 'failed';
   attempts: number;
   lastError: string | null;
