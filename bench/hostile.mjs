@@ -9,7 +9,13 @@
 //   2. eight clients asking at once for a page of 50 posts of about 1 MB each, while a reader
 //      asks for /robots.txt every 5 ms: the reader's p50/p99 (target: p99 ≤ 50 ms);
 //   3. with 256 file descriptors, 300 connections that send nothing, then a visitor asking
-//      for /: how long the visitor waits (target: well under the 10 s silent ones get).
+//      for /: how long the visitor waits (target: well under the 10 s silent ones get);
+//   4. the seams' limits under a flood (issue 48): for 8 s, strangers behind a trusted proxy
+//      send wrong passwords for the Owner from 200 networks, ask for the Owner's reset link
+//      and RSVP made-up addresses with four guests each from one IPv6 /64, while the Owner
+//      signs in from a browser they used before and a donor gives at the fake Stripe: the
+//      limits' outcomes (reset mails sent, RSVPs held, seats left, the Owner's lock) and the
+//      staff member's and the donor's p50/p99 and failures (target: every one succeeds).
 //
 // It reports, it does not gate: a missed target still exits 0; a broken run exits 1.
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,6 +25,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Secret, TOTP } from 'otpauth';
 import { listeningAt } from './lib/listening.mjs';
 import { OWNER_EMAIL } from './lib/staff.mjs';
 
@@ -32,8 +39,9 @@ process.on('exit', () => {
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
-/** Starts the release api on a fresh DATA_DIR (with at most `files` descriptors if given). */
-async function startApi(name, files) {
+/** Starts the release api on a fresh DATA_DIR (with at most `files` descriptors if given,
+ *  and `env` added). */
+async function startApi(name, files, env = {}) {
   const dataDir = join(tmp, name);
   const dist = join(tmp, `${name}-dist`);
   cpSync(join(root, 'dist'), dist, { recursive: true });
@@ -49,6 +57,7 @@ async function startApi(name, files) {
       CONTENT_DIR: join(root, 'content'),
       ADMIN_PASSWORD: PASSWORD,
       RUST_LOG: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -57,11 +66,18 @@ async function startApi(name, files) {
   return { child, base, db: join(dataDir, 'site.db') };
 }
 
-function http(base, method, path, { headers = {}, body, agent } = {}) {
+function http(base, method, path, { headers = {}, body, agent, whole = false } = {}) {
   return new Promise((ok, fail) => {
     const req = request(`${base}${path}`, { method, headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => ok(res.statusCode));
+      if (!whole) {
+        res.resume();
+        res.on('end', () => ok(res.statusCode));
+        return;
+      }
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => ok({ status: res.statusCode, headers: res.headers, text }));
     });
     req.on('error', fail);
     if (body) req.write(body);
@@ -150,9 +166,139 @@ async function silentConnections() {
   return { waited };
 }
 
+/** Section 4: the seams' limits under a flood, and the people they must not slow. */
+async function seamsFlood() {
+  const stripeBinary = join(root, 'target/release/fake-stripe');
+  const stripe = spawn(stripeBinary, [], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  servers.push(stripe);
+  const stripeUrl = await listeningAt(stripe);
+  const keys = { STRIPE_SECRET_KEY: 'sk_test_hostile', STRIPE_PUBLISHABLE_KEY: 'pk_test_hostile', STRIPE_WEBHOOK_SECRET: 'whsec_hostile' };
+  const { base, db } = await startApi('seams', undefined, {
+    ...keys,
+    STRIPE_API_BASE: `${stripeUrl}/`,
+    TRUST_PROXY: '1',
+    TRUSTED_PROXIES: '127.0.0.1/32',
+    FORM_RATE_LIMIT: '100000',
+    DONATION_RATE_LIMIT: '100000',
+  });
+  const json = { 'content-type': 'application/json' };
+  const post = (path, body, headers = {}) => http(base, 'POST', path, { headers: { ...json, ...headers }, body: JSON.stringify(body), whole: true });
+  // The Owner's first sign-in keeps this browser; their role then needs an app.
+  const first = await post('/api/admin/login', { email: OWNER_EMAIL, password: PASSWORD });
+  const device = /acp_device=([^;]+)/.exec(String(first.headers['set-cookie']))?.[1];
+  const token = JSON.parse(first.text).token;
+  const auth = { authorization: `Bearer ${token}` };
+  const { secret } = JSON.parse((await post('/api/admin/security/totp', {}, auth)).text);
+  const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+  await post('/api/admin/security/totp/confirm', { code }, auth);
+  const made = JSON.parse(
+    (
+      await post(
+        '/api/admin/events',
+        {
+          title: 'Town hall',
+          description: '<p>All welcome.</p>',
+          kind: 'town_hall',
+          start: '2031-05-10T18:00',
+          end: '2031-05-10T20:00',
+          timeZone: 'America/Chicago',
+          venue: '1 Main St',
+          online: false,
+          videoLink: null,
+          capacity: 20,
+          rsvpDeadline: null,
+          waitlist: true,
+        },
+        auth,
+      )
+    ).text,
+  ).event;
+  await post(`/api/admin/events/${made.id}/publish`, {}, auth);
+
+  let running = true;
+  const agent = () => new Agent({ keepAlive: true });
+  let n = 0;
+  const stranger = async (kind) => {
+    const a = agent();
+    while (running) {
+      n += 1;
+      const net = `10.${(n >> 8) % 200}.${n % 256}.7`;
+      const headers = { ...json, 'x-forwarded-for': kind === 'rsvp' ? `2001:db8:0:7:${(n % 65536).toString(16)}::1` : net };
+      const body =
+        kind === 'password'
+          ? { email: OWNER_EMAIL, password: `guess ${n}` }
+          : kind === 'reset'
+            ? { email: OWNER_EMAIL }
+            : { event: made.slug, name: 'Mallory', email: `fake${n}@example.net`, zipCode: '10001', guests: '4' };
+      const path = kind === 'password' ? '/api/admin/login' : kind === 'reset' ? '/api/admin/password-reset' : '/api/events/rsvp';
+      await http(base, 'POST', path, { headers, body: JSON.stringify(body), agent: a });
+    }
+  };
+  const timed = async (attempt, every) => {
+    const times = [];
+    let failed = 0;
+    while (running) {
+      const t = performance.now();
+      if (!(await attempt())) failed += 1;
+      times.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, every));
+    }
+    return { times: times.sort((a, b) => a - b), failed };
+  };
+  const staff = timed(async () => {
+    const r = await http(base, 'POST', '/api/admin/login', {
+      headers: { ...json, cookie: `acp_device=${device}`, 'x-forwarded-for': '192.0.2.10' },
+      body: JSON.stringify({ email: OWNER_EMAIL, password: PASSWORD }),
+      whole: true,
+    });
+    return r.status === 200 && JSON.parse(r.text).success === true;
+  }, 250);
+  let gifts = 0;
+  const donor = timed(async () => {
+    gifts += 1;
+    const r = await http(base, 'POST', '/api/create-payment-intent', {
+      headers: { ...json, 'x-forwarded-for': '198.51.100.20' },
+      body: JSON.stringify({
+        amount: 25,
+        donorInfo: {
+          donorFirstName: 'Ada',
+          donorLastName: 'Donor',
+          donorEmail: `donor${gifts}@example.org`,
+          donorAddress: '1 Main St',
+          donorCity: 'Springfield',
+          donorState: 'IL',
+          donorZipCode: '62701',
+          citizenshipConfirmed: 'confirmed',
+          attestationsConfirmed: true,
+        },
+      }),
+      whole: true,
+    });
+    return r.status === 200 && JSON.parse(r.text).clientSecret;
+  }, 500);
+  const floods = [...Array(4)].flatMap(() => [stranger('password'), stranger('reset'), stranger('rsvp')]);
+  await new Promise((r) => setTimeout(r, 8000));
+  running = false;
+  await Promise.all(floods);
+  const [s, d] = await Promise.all([staff, donor]);
+  const sql = (q) => Number(spawnSync('sqlite3', [db, q], { encoding: 'utf8' }).stdout.trim());
+  const left = JSON.parse((await http(base, 'GET', `/api/events/${made.slug}/spots`, { whole: true })).text).left;
+  const unknown = await post('/api/admin/login', { email: OWNER_EMAIL, password: PASSWORD }, { 'x-forwarded-for': '203.0.113.99' });
+  return {
+    attacks: n,
+    resets: sql("SELECT COUNT(*) FROM mail_queue WHERE event_key LIKE 'staff-reset:%'"),
+    waiting: sql('SELECT COUNT(*) FROM event_rsvp_requests'),
+    left,
+    locked: unknown.status,
+    staff: s,
+    donor: d,
+  };
+}
+
 const flood = await loginFlood();
 const large = await largeAnswers();
 const silent = await silentConnections();
+const seams = await seamsFlood();
 console.log('\nHostile clients (release build, this machine):\n');
 console.log('| load | measure | now | target |');
 console.log('|:--|:--|--:|--:|');
@@ -161,3 +307,7 @@ console.log(`| | peak resident memory | ${flood.peak.toFixed(0)} MB | < 300 MB |
 console.log(`| | GET /api/blogs meanwhile, p50 / p99 | ${ms(flood.p50)} / ${ms(flood.p99)} | p99 ≤ 100 ms |`);
 console.log(`| 8 × /api/blogs?limit=50 of 50 MB | GET /robots.txt meanwhile, p50 / p99 | ${ms(large.p50)} / ${ms(large.p99)} | p99 ≤ 50 ms |`);
 console.log(`| 300 silent connections, 256 descriptors | GET / waits | ${ms(silent.waited)} | ≪ 10 s |`);
+console.log(`| strangers for 8 s (${seams.attacks} requests): wrong passwords for the Owner from 200 networks, their reset link, RSVPs from one /64 | reset mails queued / RSVPs waiting / seats left | ${seams.resets} / ${seams.waiting} / ${seams.left} of 20 | 3 / 10 / 20 |`);
+console.log(`| | the Owner's right password from a new network | ${seams.locked} | 401, as for any address |`);
+console.log(`| | the Owner from a known browser, every 250 ms: failed, p50 / p99 | ${seams.staff.failed} of ${seams.staff.times.length}, ${ms(pct(seams.staff.times, 50))} / ${ms(pct(seams.staff.times, 99))} | 0 failed |`);
+console.log(`| | a donor setting up a gift, every 500 ms: failed, p50 / p99 | ${seams.donor.failed} of ${seams.donor.times.length}, ${ms(pct(seams.donor.times, 50))} / ${ms(pct(seams.donor.times, 99))} | 0 failed |`);

@@ -51,12 +51,14 @@ pub const CHECKS_AT_ONCE: usize = 1;
 /// How long an attempt waits for its turn to be checked before it is told to retry.
 pub const CHECK_WAIT: Duration = Duration::from_secs(3);
 
-/// The turns to check a password (see [`CHECKS_AT_ONCE`]), in two lanes: one for addresses
-/// with failures in the last [`FAILURE_WINDOW`], one for those without. A flood of wrong
-/// passwords fills only its own lane (and, past its first try from each network, waits
-/// there), so a staff member signing in from an address with no recent failures never
-/// queues behind it.
+/// The turns to check a password (see [`CHECKS_AT_ONCE`]), in three lanes: one for a browser
+/// the account signed in from before (its device cookie, which nobody else can make), one
+/// for addresses with failures in the last [`FAILURE_WINDOW`], one for those without. A
+/// flood of wrong passwords fills only its own lane (and, past its first try from each
+/// network, waits there); one spread over many networks fills the clean lane, but never the
+/// known browsers', so a staff member at their own browser never queues behind it.
 struct Lanes {
+    known: tokio::sync::Semaphore,
     suspect: tokio::sync::Semaphore,
     clean: tokio::sync::Semaphore,
     /// New passwords being hashed (an invitation accepted, a reset, a change).
@@ -66,6 +68,7 @@ struct Lanes {
 impl Default for Lanes {
     fn default() -> Lanes {
         Lanes {
+            known: tokio::sync::Semaphore::new(CHECKS_AT_ONCE),
             suspect: tokio::sync::Semaphore::new(CHECKS_AT_ONCE),
             clean: tokio::sync::Semaphore::new(CHECKS_AT_ONCE),
             hashing: tokio::sync::Semaphore::new(CHECKS_AT_ONCE),
@@ -273,15 +276,19 @@ impl Auth {
 
     /// Checks `candidate` against `phc` for a sign-in from `ip`: counts the attempt first
     /// (refused when `ip` is locked out), then waits for a turn to run the slow check on the
-    /// blocking pool. `Ok(true)` is the right password (whose attempt no longer counts).
+    /// blocking pool, in the known browsers' lane when `known` (a device cookie the account
+    /// signed in from, or a session of its own). `Ok(true)` is the right password (whose
+    /// attempt no longer counts).
     pub async fn check_attempt(
         self: &std::sync::Arc<Self>,
         ip: IpAddr,
-        phc: Option<String>,
+        (phc, known): (Option<String>, bool),
         candidate: String,
     ) -> Result<bool, NotChecked> {
         let attempt = self.begin_attempt(ip).map_err(NotChecked::LockedOut)?;
-        let lane = if attempt.clean {
+        let lane = if known {
+            &self.lanes.known
+        } else if attempt.clean {
             &self.lanes.clean
         } else {
             &self.lanes.suspect

@@ -481,7 +481,11 @@ async fn change_password(
     }
     let right = state
         .auth
-        .check_attempt(caller.ip, Some(user.password_hash.clone()), body.current)
+        .check_attempt(
+            caller.ip,
+            (Some(user.password_hash.clone()), true),
+            body.current,
+        )
         .await
         .map_err(busy)?;
     if !right {
@@ -546,7 +550,11 @@ async fn prove(
     }
     let right = state
         .auth
-        .check_attempt(caller.ip, Some(user.password_hash.clone()), body.password)
+        .check_attempt(
+            caller.ip,
+            (Some(user.password_hash.clone()), true),
+            body.password,
+        )
         .await
         .map_err(busy)?;
     if !right {

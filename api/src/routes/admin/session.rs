@@ -187,13 +187,16 @@ async fn login(state: AppState, caller: Caller, body: Login) -> Result<Response,
     // An account many have guessed at lately takes passwords only from its own browsers.
     // Anyone else is answered as for an address with no account (the decoy hash is checked,
     // and the answer is a wrong password's), so the lock tells nobody who is staff.
+    // A browser this account signed in from before checks its password in a lane of its
+    // own, so a flood spread over many networks never keeps a staff member out.
+    let known = match &user {
+        Some(u) => device_known(&state, u.id, caller.device.clone()).await?,
+        None => false,
+    };
     let locked = match &user {
-        Some(u) if auth.account_locked(u.id) => {
-            let known = device_known(&state, u.id, caller.device.clone()).await?;
-            if !known {
-                tracing::warn!(%ip, user = u.id, "admin login refused: the account is under a guessing attack");
-            }
-            !known
+        Some(u) if !known && auth.account_locked(u.id) => {
+            tracing::warn!(%ip, user = u.id, "admin login refused: the account is under a guessing attack");
+            true
         }
         _ => false,
     };
@@ -201,7 +204,7 @@ async fn login(state: AppState, caller: Caller, body: Login) -> Result<Response,
         .as_ref()
         .filter(|u| u.active && !locked)
         .map(|u| u.password_hash.clone());
-    let matches = match auth.check_attempt(ip, phc, password).await {
+    let matches = match auth.check_attempt(ip, (phc, known), password).await {
         Ok(matches) => matches,
         Err(NotChecked::LockedOut(seconds)) => {
             tracing::warn!(%ip, "admin login locked out");
@@ -244,7 +247,6 @@ async fn login(state: AppState, caller: Caller, body: Login) -> Result<Response,
         tracing::warn!(%ip, "admin login failed");
         return Err(ApiError::Unauthorized("Invalid e-mail or password".into()).into());
     };
-    let known = device_known(&state, user.id, caller.device.clone()).await?;
     let id = user.id;
     let (first, strong, has_totp, passkeys, codes_left) = state
         .db

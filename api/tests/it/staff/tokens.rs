@@ -141,6 +141,25 @@ async fn the_audit_log_names_who_did_what_and_filters_by_them() {
             .iter()
             .any(|e| e["action"] == "view" && e["target"] == "contacts")
     );
+    // Each entry has exactly the fields docs/staff.md names.
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/staff.md")).unwrap();
+    let listed = docs
+        .split("\"entries\": [{")
+        .nth(1)
+        .and_then(|rest| rest.split("}]").next())
+        .expect("docs/staff.md shows an audit entry");
+    let mut documented: Vec<&str> = listed.split(',').map(str::trim).collect();
+    let mut returned: Vec<&str> = entries[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    documented.sort();
+    returned.sort();
+    assert_eq!(documented, returned);
+    assert_eq!(body["pageSize"], 100);
     // The whole log has both; only Owners and Administrators read it.
     let all = TestApp::json(&app.admin("GET", "/api/admin/audit", &owner, None).await);
     assert!(all["total"].as_i64().unwrap() > body["total"].as_i64().unwrap());
