@@ -84,6 +84,11 @@ impl Config {
         }
     }
 
+    /// `SITE_URL`, when set: the origin that names the site everywhere.
+    pub fn site_url(&self) -> Option<&str> {
+        self.site.as_ref().and_then(|s| s.site_url.as_deref())
+    }
+
     pub fn from_env() -> Result<Config> {
         let data_dir: PathBuf = var("DATA_DIR").unwrap_or_else(|| "data".into()).into();
         let content_dir: PathBuf = var("CONTENT_DIR")

@@ -110,9 +110,24 @@ impl AppState {
         // guessed by rustls from whichever are compiled in. Installed once per process.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let site_file = config.content_dir.join("site.yaml");
-        let site: SiteConfig = generator::content::read_yaml(&site_file)?;
+        let mut site: SiteConfig = generator::content::read_yaml(&site_file)?;
         site.validate()
             .map_err(|e| anyhow::anyhow!("{}: {e}", site_file.display()))?;
+        // One origin names the site everywhere (pages, feeds, mail, calendars, JSON-LD):
+        // SITE_URL, else the content file's `url`, as the generator takes it.
+        if let Some(url) = config.site_url() {
+            let url = url.trim_end_matches('/').to_owned();
+            if url != site.url {
+                tracing::warn!(
+                    site_url = %url,
+                    content = %site.url,
+                    "SITE_URL differs from `url` in content/site.yaml: SITE_URL names the site in every page, feed, mail and calendar"
+                );
+            }
+            site.url = url;
+            site.validate()
+                .map_err(|e| anyhow::anyhow!("SITE_URL: {e}"))?;
+        }
         let home: Home = generator::content::read_yaml(&config.content_dir.join("home.yaml"))?;
         let auth =
             Auth::new(&config.auth_settings()).context("Failed to set up the admin sign-in")?;
@@ -137,11 +152,7 @@ impl AppState {
                 "removed temporary files an interrupted rebuild left"
             );
         }
-        let canonical = config
-            .site
-            .as_ref()
-            .and_then(|s| s.site_url.clone())
-            .unwrap_or_else(|| site.url.clone());
+        let canonical = site.url.clone();
         let security_headers = Arc::new(crate::http::security_headers::SecurityHeaders::new(
             canonical.starts_with("https://"),
             &site.remote_image_hosts,
@@ -163,23 +174,22 @@ impl AppState {
         let replication = config.replica.clone().map(|replica| {
             crate::offsite::replica::Replication::new(replica, config.data_dir.clone())
         });
+        let published = crate::domain::published::Published::new(
+            static_files.clone(),
+            deployer.clone(),
+            config.rebuild_hook.clone(),
+            config.dist_dir.clone(),
+        );
         let rebuilder = match &config.site {
-            Some(opts) => Rebuilder::new(
-                opts.clone(),
-                db.clone(),
-                config.rebuild_hook.clone(),
-                static_files.clone(),
-                deployer.clone(),
-            ),
+            Some(opts) => Rebuilder::new(opts.clone(), db.clone(), published.clone()),
             None => Rebuilder::disabled(),
         };
         let scheduler = Scheduler::new(db.clone(), clock.clone(), rebuilder.clone());
         let event_pages = crate::domain::events::pages::EventPages::new(
             rebuilder.site().cloned(),
             db.clone(),
-            static_files.clone(),
             clock.clone(),
-            deployer.clone(),
+            published,
         );
         let mail = Mail::new(
             &config.mail,

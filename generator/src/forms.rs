@@ -332,10 +332,17 @@ impl Form {
                 field: Some(field.name),
                 message,
             };
+            // A number of guests may come as a JSON number too (an API client's natural
+            // choice); it is checked as the text a form sends.
+            let number;
             let raw = match (field.kind, object.get(field.name)) {
                 (_, None | Some(serde_json::Value::Null)) => None,
                 (Kind::Consent, Some(serde_json::Value::Bool(ticked))) => ticked.then_some(TICKED),
                 (_, Some(serde_json::Value::String(s))) => Some(s.as_str()),
+                (Kind::Guests, Some(serde_json::Value::Number(n))) if n.is_i64() => {
+                    number = n.to_string();
+                    Some(number.as_str())
+                }
                 (Kind::Consent, Some(_)) => {
                     return Err(invalid(format!("{} must be true or false.", field.label)));
                 }

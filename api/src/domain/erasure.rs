@@ -1,9 +1,10 @@
 //! A person's right to be forgotten, and keeping no more than the law asks. The privacy
 //! policy promises deletion on request: staff erase a person by e-mail, which deletes their
 //! contact messages, volunteer and newsletter signups, the consent records of every number
-//! they gave, the mail about them, and strips their details from gifts that were never paid
-//! and from their monthly plans (canceled at once). Completed gifts stay whole: federal law
-//! requires the committee to keep contributors' records. Gifts that were never paid lose
+//! they gave, the mail about them (receipts too), and strips their details from gifts that
+//! were never paid and from their monthly plans (canceled at once). Completed gifts keep
+//! what federal law requires of a contributor's record (name, address, occupation,
+//! employer, date, amount) and nothing else of theirs: their address becomes a keyed hash. Gifts that were never paid lose
 //! their details on their own [`RETENTION`] after they ended.
 //!
 //! What lives outside the database goes after the write: the outbox's copies of mail about
@@ -200,14 +201,12 @@ pub fn erase(
         &rsvp_requests,
     )?;
     let rsvps = rsvps.len() + rsvp_requests.len();
-    // The messages about them go too (staff alerts quote what they wrote), but for the
-    // receipts and refund notices of completed gifts, which are part of the record the law
-    // keeps.
+    // The messages about them go too (staff alerts quote what they wrote), their receipts
+    // and refund notices included: the record the law keeps is the gift's row (name,
+    // address, occupation, employer, date, amount), not the mail that told them of it.
     let mut removed_mail = Vec::new();
     {
-        let mut stmt = tx.prepare(
-            "DELETE FROM mail_queue WHERE id = ?1 AND kind NOT IN ('receipt', 'refund_notice')",
-        )?;
+        let mut stmt = tx.prepare("DELETE FROM mail_queue WHERE id = ?1")?;
         for id in &mail {
             if stmt.execute([id])? > 0 {
                 removed_mail.push(*id);
@@ -229,6 +228,19 @@ pub fn erase(
         ))?;
         for id in &gifts {
             donations_redacted += stmt.execute(params![id, at])?;
+        }
+    }
+    // The gifts the law keeps keep their FEC fields and lose the address they came from: a
+    // keyed hash stands in for it, so one donor's gifts still count together (a gift with
+    // no contributor yet is totalled by its address) and nobody can read it back.
+    {
+        let kept = format!("erased:{}", (keys.email)(&email));
+        let mut stmt = tx.prepare(
+            "UPDATE donations SET donor_email = ?2, updated_at = ?3 \
+             WHERE id = ?1 AND status = 'completed'",
+        )?;
+        for id in &gifts {
+            stmt.execute(params![id, kept, at])?;
         }
     }
     // The person's record goes; the gifts the law keeps keep their FEC fields, unlinked.

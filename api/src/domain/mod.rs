@@ -12,6 +12,7 @@ pub mod events;
 pub mod export;
 pub mod mail;
 pub mod people;
+pub mod published;
 pub mod rebuild;
 pub mod schedule;
 pub mod sms_consent;

@@ -10,17 +10,14 @@
 //! changed before anyone is answered, so a reply means the new pages are being served.
 
 use std::collections::HashSet;
-use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use generator::blog::{self, Blog};
 use generator::{BuildOptions, Site};
-use tokio::io::AsyncWriteExt;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::http::static_files::StaticFiles;
-use crate::offsite::deploy::Deployer;
+use crate::domain::published::Published;
 use crate::store::db::Db;
 
 /// Why the public site could not be brought up to date (the post itself is saved).
@@ -68,14 +65,23 @@ pub struct Rebuilder {
     passes: Arc<AtomicU64>,
     /// The worker, until `workers` starts it.
     worker: Arc<Mutex<Option<Worker>>>,
+    /// Why the public pages are behind the database, since when: set by a failed pass,
+    /// cleared by the next one that succeeds (the dashboard shows it meanwhile).
+    failure: Arc<Mutex<Option<Behind>>>,
+}
+
+/// The public blog could not be brought up to date.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Behind {
+    pub message: String,
+    /// When the first failing pass of this run of failures ran.
+    pub since: String,
 }
 
 /// What the worker needs, kept until it is started.
 struct Worker {
     db: Db,
-    hook: Option<String>,
-    files: Arc<StaticFiles>,
-    deployer: Arc<Deployer>,
+    published: Published,
     requests: mpsc::UnboundedReceiver<Request>,
 }
 
@@ -87,19 +93,14 @@ impl Rebuilder {
             site: None,
             passes: Arc::default(),
             worker: Arc::default(),
+            failure: Arc::default(),
         }
     }
 
     /// The rebuilder of the site described by `opts`; its worker runs once
     /// [`Rebuilder::start_worker`] is called (by `crate::workers`), and requests made before
     /// wait for it.
-    pub fn new(
-        opts: BuildOptions,
-        db: Db,
-        hook: Option<String>,
-        files: Arc<StaticFiles>,
-        deployer: Arc<Deployer>,
-    ) -> Rebuilder {
+    pub fn new(opts: BuildOptions, db: Db, published: Published) -> Rebuilder {
         let (tx, rx) = mpsc::unbounded_channel();
         Rebuilder {
             requests: Some(tx),
@@ -107,11 +108,10 @@ impl Rebuilder {
             passes: Arc::default(),
             worker: Arc::new(Mutex::new(Some(Worker {
                 db,
-                hook,
-                files,
-                deployer,
+                published,
                 requests: rx,
             }))),
+            failure: Arc::default(),
         }
     }
 
@@ -122,13 +122,20 @@ impl Rebuilder {
             tokio::spawn(worker(
                 site.clone(),
                 w.db,
-                w.hook,
-                w.files,
-                w.deployer,
+                w.published,
                 w.requests,
                 self.passes.clone(),
+                self.failure.clone(),
             ));
         }
+    }
+
+    /// Why the public pages are behind, while they are.
+    pub fn behind(&self) -> Option<Behind> {
+        self.failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// How many passes the worker has made so far.
@@ -167,11 +174,10 @@ struct Current {
 async fn worker(
     site: SiteHandle,
     db: Db,
-    hook: Option<String>,
-    files: Arc<StaticFiles>,
-    deployer: Arc<Deployer>,
+    published: Published,
     mut requests: mpsc::UnboundedReceiver<Request>,
     passes: Arc<AtomicU64>,
+    failure: Arc<Mutex<Option<Behind>>>,
 ) {
     let mut current: Option<Current> = None;
     // The first pass syncs everything, even before anyone asks.
@@ -179,22 +185,29 @@ async fn worker(
     // The posts changed since the last pass; `None` when any may have.
     let mut changed: Option<HashSet<i64>> = None;
     loop {
-        let result = run(&site, &db, &files, &mut current, changed.take()).await;
+        let result = run(&site, &db, &published, &mut current, changed.take()).await;
         let result = match result {
             Ok(paths) => {
-                // The deploy bucket gets them in the order they went live.
-                deployer.enqueue(&paths).await;
-                // The hook pushes what is already live; nobody waits for it.
-                if let (Some(hook), false) = (&hook, paths.is_empty()) {
-                    tokio::spawn(run_hook(hook.clone(), site.opts.out_dir.clone(), paths));
-                }
+                // The deploy bucket and the hook get them in the order they went live.
+                published.went_live(paths).await;
+                *failure.lock().unwrap_or_else(|p| p.into_inner()) = None;
                 Ok(())
             }
             Err(e) => {
                 // Some files may have been written before the failure: look at them all.
-                files.reload().await;
-                tracing::error!(error = %format!("{e:#}"), "blog rebuild failed; the posts are saved, the site is not updated");
-                Err(format!("{e:#}"))
+                published.files().reload().await;
+                let message = format!("{e:#}");
+                tracing::error!(error = %message, "blog rebuild failed; the posts are saved, the site is not updated");
+                let mut behind = failure.lock().unwrap_or_else(|p| p.into_inner());
+                let since = behind
+                    .take()
+                    .map(|b| b.since)
+                    .unwrap_or_else(|| crate::domain::clock::sql_time(jiff::Timestamp::now()));
+                *behind = Some(Behind {
+                    message: message.clone(),
+                    since,
+                });
+                Err(message)
             }
         };
         // Counted once its files are queued for the deploy bucket too: the full copy at start
@@ -229,7 +242,7 @@ async fn worker(
 async fn run(
     handle: &SiteHandle,
     db: &Db,
-    files: &Arc<StaticFiles>,
+    published: &Published,
     current: &mut Option<Current>,
     changed: Option<HashSet<i64>>,
 ) -> anyhow::Result<Vec<String>> {
@@ -244,7 +257,7 @@ async fn run(
         .map_err(|e| anyhow::anyhow!("reading the posts: {e}"))?;
     let after = Arc::new(after);
     let handle = handle.clone();
-    let files = files.clone();
+    let published = published.clone();
     let state = current.take();
     let (state, paths) =
         tokio::task::spawn_blocking(move || -> anyhow::Result<(Current, Vec<String>)> {
@@ -257,7 +270,7 @@ async fn run(
                     // before its list pages, feed and sitemap are rewritten.
                     let mut stages = Vec::new();
                     let paths = changes.apply_in_stages(|written| {
-                        files.refresh_now(written);
+                        published.serve_now(written);
                         stages.push(started.elapsed());
                     })?;
                     tracing::debug!(
@@ -281,7 +294,7 @@ async fn run(
                     let started = std::time::Instant::now();
                     let site = handle.get()?;
                     let paths = blog::sync(&site, &after)?;
-                    files.refresh_now(&paths);
+                    published.serve_now(&paths);
                     tracing::info!(
                         posts = after.posts.len(),
                         changed = paths.len(),
@@ -295,32 +308,4 @@ async fn run(
         .await??;
     *current = Some(state);
     Ok(paths)
-}
-
-/// Runs `REBUILD_HOOK` with the changed paths on stdin; a failure is logged, nothing more.
-async fn run_hook(hook: String, dist: std::path::PathBuf, paths: Vec<String>) {
-    let child = tokio::process::Command::new("sh")
-        .arg("-c")
-        .arg(&hook)
-        .current_dir(&dist)
-        .stdin(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(child) => child,
-        Err(e) => {
-            tracing::error!(error = %e, "REBUILD_HOOK could not start");
-            return;
-        }
-    };
-    if let Some(mut stdin) = child.stdin.take() {
-        let list = paths.join("\n") + "\n";
-        if let Err(e) = stdin.write_all(list.as_bytes()).await {
-            tracing::warn!(error = %e, "REBUILD_HOOK did not read the changed paths");
-        }
-    }
-    match child.wait().await {
-        Ok(status) if status.success() => {}
-        Ok(status) => tracing::error!(%status, "REBUILD_HOOK failed"),
-        Err(e) => tracing::error!(error = %e, "REBUILD_HOOK failed"),
-    }
 }

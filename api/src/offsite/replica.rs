@@ -130,6 +130,15 @@ impl ReplicaConfig {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        // What Litestream writes beside the database (its generations, a restored
+        // database) is private whatever the server's umask.
+        // SAFETY: umask is async-signal-safe and changes only the child being made.
+        unsafe {
+            command.pre_exec(|| {
+                libc::umask(0o077);
+                Ok(())
+            });
+        }
         Ok(command)
     }
 }

@@ -151,18 +151,24 @@ fn prepare(data_dir: &Path) -> Result<PathBuf> {
 
 /// Moves what `staging` holds into `data_dir`: keys, uploads, and the database last.
 fn install(staging: &Path, data_dir: &Path, keys: &[String]) -> Result<()> {
+    use crate::store::db::make_private;
     for name in keys {
+        make_private(&staging.join("keys").join(name))?;
         std::fs::rename(staging.join("keys").join(name), data_dir.join(name))?;
     }
     let uploads_dir = data_dir.join("uploads");
     crate::store::db::private_dir(&uploads_dir)?;
+    make_private(&uploads_dir)?;
     if let Ok(entries) = std::fs::read_dir(staging.join("uploads")) {
         for entry in entries {
             let entry = entry?;
+            make_private(&entry.path())?;
             std::fs::rename(entry.path(), uploads_dir.join(entry.file_name()))?;
         }
     }
     sync_dir(&uploads_dir)?;
+    // Litestream writes the database with its own mode: private before it is in place.
+    make_private(&staging.join("site.db"))?;
     std::fs::rename(staging.join("site.db"), data_dir.join("site.db"))?;
     sync_dir(data_dir)?;
     std::fs::remove_dir_all(staging)?;

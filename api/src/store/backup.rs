@@ -55,6 +55,8 @@ pub fn backup_all(data_dir: &Path, dest: &Path) -> anyhow::Result<Folder> {
     }
     for dir in [dest.join("uploads"), dest.join("keys"), dest.to_path_buf()] {
         if dir.is_dir() {
+            // An existing folder keeps its mode through `private_dir`: private here.
+            crate::store::db::make_private(&dir)?;
             fs::File::open(&dir).and_then(|d| d.sync_all()).ok();
         }
     }

@@ -79,12 +79,14 @@ pub fn placeholders(n: usize) -> String {
     vec!["?"; n].join(",")
 }
 
-/// Writes a file only its owner can read (0600), creating its folder.
+/// Writes a file only its owner can read (0600, whatever the umask), creating its folder
+/// (0700) if missing.
 pub fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     use std::io::Write as _;
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("Failed to create {}", dir.display()))?;
+    if let Some(dir) = path.parent()
+        && !dir.as_os_str().is_empty()
+    {
+        private_dir(dir)?;
     }
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
@@ -96,8 +98,19 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let mut file = options
         .open(path)
         .with_context(|| format!("Failed to write {}", path.display()))?;
+    // A file that was there before keeps its mode through `open`: made private here.
+    make_private(path)?;
     file.write_all(bytes)
         .with_context(|| format!("Failed to write {}", path.display()))
+}
+
+/// Sets `path` to 0600 (a file) or 0700 (a folder): what a file made by another program (a
+/// database Litestream restored, say) or under a loose umask gets before it is used.
+pub fn make_private(path: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = if path.is_dir() { 0o700 } else { 0o600 };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .with_context(|| format!("Failed to make {} private", path.display()))
 }
 
 /// Creates `dir` (and its parents) readable only by this user; an existing one is left

@@ -433,3 +433,61 @@ async fn a_failed_rebuild_keeps_the_post_and_says_the_site_is_behind() {
     assert_eq!(app.get("/blog/stubborn").await.status(), 200);
     assert_eq!(app.get("/blog/next").await.status(), 200);
 }
+
+/// With the site's bundles missing, a publish is saved but its page cannot be written: the
+/// answer says so, and the dashboard's status says so until a rebuild succeeds.
+#[tokio::test]
+async fn a_publish_that_did_not_go_live_says_so_until_a_rebuild_succeeds() {
+    let (dir, opts) = generator::fixture::project();
+    generator::build(&opts, &generator::fixture::EchoRenderer).unwrap();
+    let manifest = opts.client_dir.join(".vite/manifest.json");
+    let kept = std::fs::read(&manifest).unwrap();
+    std::fs::remove_file(&manifest).unwrap();
+    let app = TestApp::start_site_for_test(dir, opts, |_| {}).await;
+    let token = app.login().await;
+    let res = app
+        .admin(
+            "POST",
+            "/api/admin/blogs",
+            &token,
+            Some(json!({ "title": "Not live", "status": "published" })),
+        )
+        .await;
+    assert_eq!(res.status(), 201, "{:?}", res.body());
+    let body = TestApp::json(&res);
+    assert!(
+        body["warning"]
+            .as_str()
+            .is_some_and(|w| w.contains("could not be updated")),
+        "{body}"
+    );
+    assert_eq!(app.get("/blog/not-live").await.status(), 404);
+    let status = TestApp::json(
+        &app.admin("GET", "/api/admin/site-status", &token, None)
+            .await,
+    );
+    assert!(
+        status["failure"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("manifest")),
+        "{status}"
+    );
+    assert!(status["failure"]["since"].is_string());
+    // The bundles back: the next change brings the site up to date, and the warning goes.
+    std::fs::write(&manifest, kept).unwrap();
+    let res = app
+        .admin(
+            "POST",
+            "/api/admin/blogs",
+            &token,
+            Some(json!({ "title": "Live now", "status": "published" })),
+        )
+        .await;
+    assert!(TestApp::json(&res).get("warning").is_none());
+    assert_eq!(app.get("/blog/not-live").await.status(), 200);
+    let status = TestApp::json(
+        &app.admin("GET", "/api/admin/site-status", &token, None)
+            .await,
+    );
+    assert!(status["failure"].is_null(), "{status}");
+}

@@ -120,6 +120,18 @@ impl TestApp {
         TestApp::start_site(dir, opts, std::sync::Arc::new(adjust)).await
     }
 
+    /// [`TestApp::with_site`] whose site is built and served at `SITE_URL` = `site_url`,
+    /// not the content file's `url`.
+    pub async fn with_site_url(
+        site_url: &str,
+        adjust: impl Fn(&mut Config) + Send + Sync + 'static,
+    ) -> TestApp {
+        let (dir, mut opts) = generator::fixture::project();
+        opts.site_url = Some(site_url.to_owned());
+        generator::build(&opts, &generator::fixture::EchoRenderer).unwrap();
+        TestApp::start_site(dir, opts, std::sync::Arc::new(adjust)).await
+    }
+
     /// Stops this app (for `with_site`) and starts a new one on the same data and site, as
     /// a server restarted on its DATA_DIR would be; `before_start` runs in between (to
     /// move the new clock, say).
@@ -133,6 +145,15 @@ impl TestApp {
         app.owner = owner;
         before_start(&app.state);
         app
+    }
+
+    /// Starts the app over a site built (or broken) by the test itself.
+    pub async fn start_site_for_test(
+        dir: tempfile::TempDir,
+        opts: generator::BuildOptions,
+        adjust: impl Fn(&mut Config) + Send + Sync + 'static,
+    ) -> TestApp {
+        TestApp::start_site(dir, opts, std::sync::Arc::new(adjust)).await
     }
 
     async fn start_site(
@@ -151,8 +172,9 @@ impl TestApp {
         let data_dir = config.data_dir.clone();
         let state = AppState::new(config, db.clone()).unwrap();
         api::workers::start_serving(&state);
-        // The worker's first pass (a sync) has run once a rebuild comes back.
-        state.rebuilder.rebuild(None).await.unwrap();
+        // The worker's first pass (a sync) has run once a rebuild comes back (a broken site's
+        // failure is what its test is about).
+        let _ = state.rebuilder.rebuild(None).await;
         TestApp {
             app: api::app(state.clone()).boxed(),
             state,
@@ -432,6 +454,7 @@ pub const ADMIN_ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/admin/sms-opt-ins"),
     ("GET", "/api/admin/mail"),
     ("GET", "/api/admin/deploy"),
+    ("GET", "/api/admin/site-status"),
     ("POST", "/api/admin/deploy/retry"),
     ("GET", "/api/admin/events"),
     ("POST", "/api/admin/events/upload-image"),

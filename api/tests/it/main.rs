@@ -18,6 +18,7 @@ mod html_forms;
 mod mail;
 mod newsletter;
 mod openapi;
+mod origin;
 mod real_server;
 mod security;
 mod sms_consent;

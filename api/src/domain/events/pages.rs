@@ -11,18 +11,17 @@ use generator::events::{self, Events};
 use jiff::Timestamp;
 
 use crate::domain::clock::{Clock, sql_time};
+use crate::domain::published::Published;
 use crate::domain::rebuild::SiteHandle;
-use crate::http::static_files::StaticFiles;
-use crate::offsite::deploy::Deployer;
 use crate::store::db::Db;
 
 #[derive(Clone)]
 pub struct EventPages {
     site: Option<SiteHandle>,
     db: Db,
-    files: Arc<StaticFiles>,
     clock: Arc<Clock>,
-    deployer: Arc<Deployer>,
+    /// Where every written file is made live, queued for the bucket and told to the hook.
+    published: Published,
     /// When the last pass read the events; `None` before the first (a full one).
     last: Arc<tokio::sync::Mutex<Option<Timestamp>>>,
 }
@@ -32,16 +31,14 @@ impl EventPages {
     pub fn new(
         site: Option<SiteHandle>,
         db: Db,
-        files: Arc<StaticFiles>,
         clock: Arc<Clock>,
-        deployer: Arc<Deployer>,
+        published: Published,
     ) -> EventPages {
         EventPages {
             site,
             db,
-            files,
             clock,
-            deployer,
+            published,
             last: Arc::default(),
         }
     }
@@ -56,13 +53,15 @@ impl EventPages {
         let now = self.clock.now();
         let only = if last.is_some() { changed } else { None };
         let all = self.db.read(Events::query).await?;
+        let published = self.published.clone();
         let paths = tokio::task::spawn_blocking(move || -> anyhow::Result<Vec<String>> {
             let site = site.get()?;
-            events::sync(&site, &all, now, only.as_ref())
+            let paths = events::sync(&site, &all, now, only.as_ref())?;
+            published.serve_now(&paths);
+            Ok(paths)
         })
         .await??;
-        self.files.refresh_now(&paths);
-        self.deployer.enqueue(&paths).await;
+        self.published.went_live(paths).await;
         *last = Some(now);
         Ok(())
     }

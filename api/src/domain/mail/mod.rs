@@ -13,6 +13,7 @@
 //! `content/mail.yaml` ([`texts`]); links are signed ([`tokens`]).
 
 pub mod broadcast;
+pub mod flight;
 pub mod message;
 pub mod newsletter;
 pub mod queue;
@@ -106,6 +107,8 @@ pub struct Mail {
     clock: Arc<Clock>,
     wake: Arc<tokio::sync::Notify>,
     one_at_a_time: tokio::sync::Mutex<()>,
+    /// The queued messages on their way, for an erasure to stop or report.
+    pub flight: flight::Flight,
 }
 
 /// Where the mail's files and links are.
@@ -191,6 +194,7 @@ impl Mail {
             clock,
             wake: Arc::default(),
             one_at_a_time: tokio::sync::Mutex::new(()),
+            flight: flight::Flight::default(),
         }))
     }
 

@@ -50,6 +50,11 @@ pub trait Outgoing: Send + Sync + 'static {
     fn bytes(&self) -> &[u8];
     /// One log line for how it went.
     fn log(&self, attempt: &Attempt);
+    /// Its id in the mail queue, for an erasure to stop it (`flight`); none for the list's
+    /// messages, which an erasure takes out of their send itself.
+    fn queue_id(&self) -> Option<i64> {
+        None
+    }
 }
 
 impl Transport {
@@ -97,6 +102,9 @@ impl Outgoing for Due {
     }
     fn log(&self, attempt: &Attempt) {
         log(self, attempt)
+    }
+    fn queue_id(&self) -> Option<i64> {
+        Some(self.id)
     }
 }
 
@@ -267,13 +275,26 @@ impl Mail {
                 if let Some(pacer) = pacer {
                     pacer.until_ready().await;
                 }
+                let id = message.queue_id();
+                // An erasure since the batch was read: this one must not go.
+                if let Some(id) = id
+                    && !self.flight.depart(id)
+                {
+                    tracing::info!(mail = id, "a message of an erased person was not sent");
+                    return None;
+                }
                 let attempt = self.transport.send(&message).await;
-                (message, attempt)
+                if let Some(id) = id {
+                    self.flight.land(id);
+                }
+                Some((message, attempt))
             })
             .buffer_unordered(IN_FLIGHT)
             .for_each(move |outcome| {
                 // The receiver outlives the stream (both are joined below).
-                let _ = done.send(outcome);
+                if let Some(outcome) = outcome {
+                    let _ = done.send(outcome);
+                }
                 std::future::ready(())
             });
         let recording = async {

@@ -14,7 +14,14 @@ use super::check::content_type_for;
 /// atomically (written to a hidden temporary file in `dir`, then renamed); the same image
 /// uploaded again reuses the file. Blocking I/O: call it from `spawn_blocking`.
 pub fn store(dir: &Path, image: &Processed) -> std::io::Result<String> {
-    std::fs::create_dir_all(dir)?;
+    // Private, like everything in DATA_DIR (the server serves them; nobody else reads them).
+    if !dir.exists() {
+        use std::os::unix::fs::DirBuilderExt as _;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+    }
     let digest = Sha256::digest(&image.bytes);
     let hex: String = digest[..10].iter().map(|b| format!("{b:02x}")).collect();
     let name = format!("{hex}.{}", image.extension);
@@ -25,9 +32,11 @@ pub fn store(dir: &Path, image: &Processed) -> std::io::Result<String> {
     }
     let temp = dir.join(format!(".{name}.{:016x}.tmp", rand::random::<u64>()));
     let written = (|| {
+        use std::os::unix::fs::OpenOptionsExt as _;
         let mut file = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
+            .mode(0o600)
             .open(&temp)?;
         file.write_all(&image.bytes)?;
         file.sync_all()?;

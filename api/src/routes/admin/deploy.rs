@@ -1,5 +1,7 @@
-//! The deploy bucket's queue, for staff: `GET /api/admin/deploy` (what is waiting, and the
-//! copy that fails, if one does) and `POST /api/admin/deploy/retry` (try again now).
+//! The public site's state, for staff: `GET /api/admin/site-status` (whether the pages are
+//! behind the database because a rebuild failed, why and since when), `GET
+//! /api/admin/deploy` (the deploy bucket's queue: what is waiting, and the copy that fails,
+//! if one does) and `POST /api/admin/deploy/retry` (try again now).
 
 use warp::filters::BoxedFilter;
 use warp::http::StatusCode;
@@ -12,6 +14,8 @@ use crate::http::error::ApiError;
 use crate::state::AppState;
 
 pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
+    let state_rebuilder = state.rebuilder.clone();
+    let allowed_status = super::allowed(state.clone(), Cap::PostsPublishOwn);
     let deployer = state.deployer.clone();
     let status = warp::path!("deploy")
         .and(warp::get())
@@ -42,5 +46,15 @@ pub fn routes(state: AppState) -> BoxedFilter<(Response,)> {
                 Ok::<_, Rejection>(json(StatusCode::OK, &status))
             }
         });
-    status.or(retry).unify().boxed()
+    let rebuilder = state_rebuilder;
+    let behind = warp::path!("site-status")
+        .and(warp::get())
+        .and(allowed_status)
+        .map(move |_admin| {
+            json(
+                StatusCode::OK,
+                &serde_json::json!({ "failure": rebuilder.behind() }),
+            )
+        });
+    status.or(retry).unify().or(behind).unify().boxed()
 }

@@ -104,6 +104,13 @@ pub(super) async fn erase_addresses(
     let Some((erased, mailed)) = done else {
         return Err(ApiError::NotFound("There is no such person.".into()).into());
     };
+    // Their messages the sender had read but not started never go; one already inside an
+    // SMTP transaction cannot be called back, and the answer says so.
+    let removed: Vec<i64> = mailed
+        .iter()
+        .flat_map(|(_, ids)| ids.iter().copied())
+        .collect();
+    let unstoppable = ledger.mail.flight.stop(&removed);
     if !erased.moved_up.is_empty() {
         ledger.mail.wake();
     }
@@ -149,10 +156,20 @@ pub(super) async fn erase_addresses(
         "a person was erased"
     );
     let mut body = serde_json::to_value(&erased).unwrap_or_default();
+    body["mailInFlight"] = serde_json::json!(unstoppable);
+    let mut warnings = Vec::new();
+    if unstoppable > 0 {
+        warnings.push(if unstoppable == 1 {
+            "One message to them was already being handed to the mail server and could not be stopped.".to_owned()
+        } else {
+            format!("{unstoppable} messages to them were already being handed to the mail server and could not be stopped.")
+        });
+    }
     if left > 0 {
-        body["warning"] = serde_json::json!(
-            "Their saved card could not be deleted at Stripe yet. Erase them again in a few minutes to try again."
-        );
+        warnings.push("Their saved card could not be deleted at Stripe yet. Erase them again in a few minutes to try again.".to_owned());
+    }
+    if !warnings.is_empty() {
+        body["warning"] = serde_json::json!(warnings.join(" "));
     }
     Ok(json(StatusCode::OK, &body))
 }

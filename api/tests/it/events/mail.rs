@@ -500,3 +500,76 @@ async fn more_seats_move_up_the_waiting_in_order_and_tell_them() {
         );
     }
 }
+
+/// An erasure while a message to the erased person is inside its SMTP transaction: the
+/// message queued in the same write (the next person's "You're in") must be the one the
+/// server receives, exactly once, and never be marked sent in the held one's place; the
+/// erasure says the one on its way could not be stopped.
+#[tokio::test]
+async fn an_erasure_mid_send_loses_no_other_mail_and_says_what_it_could_not_stop() {
+    let smtp = Smtp::start();
+    let app = std::sync::Arc::new(mail_app(&smtp, |_| {}));
+    let token = app.login().await;
+    let e = published(&app, &token, event(&app, "Shift", 48, Some(1))).await;
+    let slug = e["slug"].as_str().unwrap().to_owned();
+    rsvp(&app, &slug, "Ann", "ann@example.org", 0).await;
+    rsvp(&app, &slug, "Bo", "bo@example.org", 0).await; // waits
+    app.state.mail.deliver_due().await;
+    let before = smtp.received().len();
+    // The newest message in the queue is Ann's, and the server holds it mid-transaction.
+    assert_eq!(
+        super::ask(&app, &slug, "Ann", "ann@example.org", 0).await.0,
+        201
+    );
+    smtp.hold_for("ann@example.org");
+    let sending = {
+        let app = app.clone();
+        tokio::spawn(async move { app.state.mail.deliver_due().await })
+    };
+    for _ in 0..200 {
+        if smtp.holding() == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(smtp.holding(), 1, "Ann's message is on its way");
+    let res = app
+        .admin(
+            "POST",
+            "/api/admin/erase",
+            &token,
+            Some(json!({"email": "ann@example.org"})),
+        )
+        .await;
+    assert_eq!(res.status(), 200, "{:?}", res.body());
+    let erased = TestApp::json(&res);
+    assert_eq!(erased["mailInFlight"], 1);
+    assert!(
+        erased["warning"]
+            .as_str()
+            .is_some_and(|w| w.contains("could not be stopped")),
+        "{erased}"
+    );
+    smtp.release();
+    sending.await.unwrap();
+    app.state.mail.deliver_due().await;
+    let got = smtp.received();
+    let ins: Vec<_> = got[before..]
+        .iter()
+        .filter(|m| m.to.iter().any(|t| t.contains("bo@example.org")))
+        .filter(|m| m.header("Subject").is_some_and(|s| s == "You're in: Shift"))
+        .collect();
+    assert_eq!(ins.len(), 1, "Bo's \"You're in\" arrives, once");
+    let queued: i64 = app
+        .db
+        .read(|c| {
+            c.query_row(
+                "SELECT COUNT(*) FROM mail_queue WHERE status = 'queued'",
+                [],
+                |r| r.get(0),
+            )
+        })
+        .await
+        .unwrap();
+    assert_eq!(queued, 0);
+}

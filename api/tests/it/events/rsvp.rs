@@ -228,10 +228,18 @@ async fn hostile_and_mistaken_rsvps_are_refused_with_a_reason_and_store_nothing(
     assert_eq!(message(&res), "Guests must be a whole number from 0 to 4.");
     assert_eq!(post(with("guests", json!("-1"))).await.status(), 400);
     assert_eq!(
-        post(with("guests", json!(2))).await.status(),
+        post(with("guests", json!(2.5))).await.status(),
         400,
-        "text, as forms send"
+        "a whole number"
     );
+    assert_eq!(post(with("guests", json!(9))).await.status(), 400);
+    assert_eq!(
+        post(with("guests", json!(true))).await.status(),
+        400,
+        "text or a number"
+    );
+    // A whole number is taken as a form's text would be (it waits for the mailbox).
+    assert_eq!(post(with("guests", json!(2))).await.status(), 201);
     assert_eq!(
         post(with("email", json!("not an address"))).await.status(),
         400

@@ -121,11 +121,16 @@ struct Shared {
     answers_for: std::collections::HashMap<String, Answer>,
     /// Messages the server refused (either way).
     refused: usize,
+    /// Recipients whose messages are held once their data is in, before the server's
+    /// answer, until `release` (a slow server mid-transaction), and how many are held now.
+    held_for: std::collections::HashSet<String>,
+    holding: usize,
 }
 
 #[derive(Clone)]
 struct Session {
     shared: Arc<Mutex<Shared>>,
+    released: Arc<std::sync::Condvar>,
     from: String,
     to: Vec<String>,
     data: Vec<u8>,
@@ -169,6 +174,21 @@ impl Handler for Session {
 
     fn data_end(&mut self) -> Response {
         let data = String::from_utf8_lossy(&self.data).into_owned();
+        let held = |s: &Shared| {
+            self.to.iter().any(|t| {
+                s.held_for
+                    .contains(&t.trim_matches(['<', '>']).to_lowercase())
+            })
+        };
+        let mut shared = self.shared.lock().unwrap();
+        if held(&shared) {
+            shared.holding += 1;
+            while held(&shared) {
+                shared = self.released.wait(shared).unwrap();
+            }
+            shared.holding -= 1;
+        }
+        drop(shared);
         self.shared.lock().unwrap().received.push(Received {
             from: self.from.clone(),
             to: self.to.clone(),
@@ -183,6 +203,7 @@ impl Handler for Session {
 pub struct Smtp {
     pub addr: SocketAddr,
     shared: Arc<Mutex<Shared>>,
+    released: Arc<std::sync::Condvar>,
     open: Open,
 }
 
@@ -209,8 +230,10 @@ impl Smtp {
     fn speaking(listener: TcpListener, tls: Tls) -> Smtp {
         let addr = listener.local_addr().unwrap();
         let shared = Arc::new(Mutex::new(Shared::default()));
+        let released = Arc::new(std::sync::Condvar::new());
         let handler = Session {
             shared: shared.clone(),
+            released: released.clone(),
             from: String::new(),
             to: Vec::new(),
             data: Vec::new(),
@@ -220,7 +243,12 @@ impl Smtp {
         std::thread::spawn(move || {
             smtp_sink::serve_tls(listener, "smtp.test", handler, tls, theirs);
         });
-        Smtp { addr, shared, open }
+        Smtp {
+            addr,
+            shared,
+            released,
+            open,
+        }
     }
 
     pub fn url(&self) -> String {
@@ -238,6 +266,27 @@ impl Smtp {
             .unwrap()
             .answers_for
             .insert(to.to_lowercase(), answer);
+    }
+
+    /// Holds every message to `to` once its data is in, before answering, until
+    /// [`Smtp::release`]: the client waits mid-transaction, as with a slow server.
+    pub fn hold_for(&self, to: &str) {
+        self.shared
+            .lock()
+            .unwrap()
+            .held_for
+            .insert(to.to_lowercase());
+    }
+
+    /// Answers (accepts) every held message.
+    pub fn release(&self) {
+        self.shared.lock().unwrap().held_for.clear();
+        self.released.notify_all();
+    }
+
+    /// Messages held now.
+    pub fn holding(&self) -> usize {
+        self.shared.lock().unwrap().holding
     }
 
     pub fn received(&self) -> Vec<Received> {

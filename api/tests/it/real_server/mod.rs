@@ -37,6 +37,18 @@ struct Server {
     output: Arc<Mutex<String>>,
 }
 
+/// Starts `command` with umask 0, the loosest an operator's shell could have: whatever the
+/// server writes under DATA_DIR must be private by its own doing.
+pub(super) fn loose_umask(command: &mut Command) {
+    // SAFETY: umask is async-signal-safe and changes only the child being made.
+    unsafe {
+        command.pre_exec(|| {
+            libc::umask(0);
+            Ok(())
+        });
+    }
+}
+
 impl Server {
     /// Starts the binary with `env` (and cwd `dir`) and waits until it listens.
     async fn start(dir: &Path, env: &[(&str, &Path)]) -> Server {
@@ -74,6 +86,7 @@ impl Server {
         for (name, value) in env {
             command.env(name, value);
         }
+        loose_umask(&mut command);
         let mut child = command.spawn().expect("the api binary starts");
         let output = Arc::new(Mutex::new(String::new()));
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();

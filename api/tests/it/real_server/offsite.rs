@@ -185,6 +185,7 @@ async fn api_command(dir: &Path, env: &[(&str, PathBuf)], args: &[&str]) -> Stri
     for (name, value) in env {
         command.env(name, value);
     }
+    super::loose_umask(&mut command);
     let out = command.output().await.unwrap();
     assert!(
         out.status.success(),
@@ -361,6 +362,8 @@ async fn the_restore_drill_loses_nothing_older_than_a_second() {
     let said = api_command(dir.path(), &env, &["restore"]).await;
     assert!(said.contains("integrity ok"), "{said}");
     let restored_in = restoring.elapsed();
+    // The database Litestream brought back, the uploads and the keys: all private.
+    assert_private(&data_dir);
     let mut server = Server::start(dir.path(), &env_refs(&env)).await;
     let back_in = restoring.elapsed();
     let mut stream = connect(&server.addr).await;
@@ -503,19 +506,36 @@ async fn a_backup_folder_restores_the_database_uploads_and_keys() {
     let mut server = Server::start(dir.path(), &env_refs(&env)).await;
     let mut stream = connect(&server.addr).await;
     sign_up(&mut stream, "kept@example.org").await;
+    // An image uploaded through the server.
+    let auth = format!("Bearer {}", sign_in(&mut stream).await);
+    let (content_type, body) =
+        super::static_files::multipart_image(&super::static_files::jpeg(64, 48));
+    let (status, body) = request(
+        &mut stream,
+        "POST",
+        "/api/admin/blogs/upload-image",
+        &[("Content-Type", &content_type), ("Authorization", &auth)],
+        body,
+    )
+    .await
+    .unwrap();
+    assert_eq!(status, 200, "{body}");
+    let image = serde_json::from_str::<Value>(&body).unwrap()["url"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches('/')
+        .to_owned();
     server.stop().await;
     let data_dir = env[0].1.clone();
-    std::fs::create_dir_all(data_dir.join("uploads")).unwrap();
-    std::fs::write(
-        data_dir.join("uploads/0123456789abcdef0123.png"),
-        b"an image",
-    )
-    .unwrap();
+    // Whatever the umask the operator's shell had, what the server wrote is private.
+    assert_private(&data_dir);
+    let uploaded = std::fs::read(data_dir.join(&image)).unwrap();
     let key = std::fs::read(data_dir.join("mail-link-key")).unwrap();
 
     let backup = dir.path().join("backups/first");
     let said = api_command(dir.path(), &env, &["backup", backup.to_str().unwrap()]).await;
     assert!(said.contains("1 uploads"), "{said}");
+    assert_private(&backup);
     std::fs::remove_dir_all(&data_dir).unwrap();
     let said = api_command(
         dir.path(),
@@ -524,11 +544,9 @@ async fn a_backup_folder_restores_the_database_uploads_and_keys() {
     )
     .await;
     assert!(said.contains("integrity ok"), "{said}");
+    assert_private(&data_dir);
     assert_eq!(std::fs::read(data_dir.join("mail-link-key")).unwrap(), key);
-    assert_eq!(
-        std::fs::read(data_dir.join("uploads/0123456789abcdef0123.png")).unwrap(),
-        b"an image"
-    );
+    assert_eq!(std::fs::read(data_dir.join(&image)).unwrap(), uploaded);
     assert_eq!(
         query_i64(
             &data_dir.join("site.db"),
@@ -536,6 +554,24 @@ async fn a_backup_folder_restores_the_database_uploads_and_keys() {
         ),
         1
     );
+}
+
+/// Every folder under `root` (itself too) is 0700 and every file 0600.
+fn assert_private(root: &Path) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mut todo = vec![root.to_path_buf()];
+    while let Some(path) = todo.pop() {
+        let meta = std::fs::symlink_metadata(&path).unwrap();
+        let mode = meta.permissions().mode() & 0o777;
+        if meta.is_dir() {
+            assert_eq!(mode, 0o700, "{} is {mode:o}", path.display());
+            for entry in std::fs::read_dir(&path).unwrap() {
+                todo.push(entry.unwrap().path());
+            }
+        } else {
+            assert_eq!(mode, 0o600, "{} is {mode:o}", path.display());
+        }
+    }
 }
 
 /// `GET /api/admin/deploy`, on a connection of its own.
