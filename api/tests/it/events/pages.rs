@@ -176,3 +176,68 @@ async fn once_it_starts_the_form_gives_way_and_a_cancellation_says_so() {
     let ics = text(&app.get("/events.ics").await);
     assert_eq!(ics_prop(&ics, "STATUS").unwrap().1, "CANCELLED");
 }
+
+/// What `REBUILD_HOOK` (here: append stdin to a file) has been told so far, once it holds
+/// `want` (the hook runs in the background; nobody waits for it).
+async fn hook_heard(app: &TestApp, want: &str) -> Vec<String> {
+    let log = app.dist().join("../hook.txt");
+    let mut seen = String::new();
+    for _ in 0..200 {
+        seen = std::fs::read_to_string(&log).unwrap_or_default();
+        if seen.lines().any(|l| l == want) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    std::fs::write(&log, "").unwrap();
+    seen.lines().map(str::to_owned).collect()
+}
+
+/// The events' pages go through the same "files written" path as the blog's rebuilds: a
+/// CDN purge or a static-host push set up as the hook hears of every event page, the list,
+/// the feed and Take Action when an event is published, changed and cancelled.
+#[tokio::test]
+async fn the_rebuild_hook_hears_every_event_page_change() {
+    let app = TestApp::with_site(|c| c.rebuild_hook = Some("cat >> ../hook.txt".into())).await;
+    let token = app.login().await;
+    let e = published(&app, &token, event(&app, "Hooked hall", 72, Some(20))).await;
+    let id = e["id"].as_i64().unwrap();
+    let page = "events/hooked-hall/index.html";
+    let heard = hook_heard(&app, page).await;
+    for path in [
+        page,
+        "events/index.html",
+        "events.ics",
+        "take-action/index.html",
+    ] {
+        assert!(heard.iter().any(|l| l == path), "{path} in {heard:?}");
+    }
+    // A change of its details: its page, the list and the feed again.
+    let mut body = event(&app, "Hooked hall", 72, Some(20));
+    body["description"] = json!("<p>Now with a second speaker.</p>");
+    let res = app
+        .admin(
+            "PUT",
+            &format!("/api/admin/events/{id}"),
+            &token,
+            Some(body),
+        )
+        .await;
+    assert_eq!(res.status(), 200, "{:?}", res.body());
+    let heard = hook_heard(&app, page).await;
+    assert!(heard.iter().any(|l| l == page), "{heard:?}");
+    // Cancelled: its page and the feed say so.
+    let res = app
+        .admin(
+            "POST",
+            &format!("/api/admin/events/{id}/cancel"),
+            &token,
+            Some(json!({"message": "The hall flooded."})),
+        )
+        .await;
+    assert_eq!(res.status(), 200, "{:?}", res.body());
+    let heard = hook_heard(&app, page).await;
+    for path in [page, "events.ics"] {
+        assert!(heard.iter().any(|l| l == path), "{path} in {heard:?}");
+    }
+}
