@@ -10,7 +10,8 @@
 //! changed before anyone is answered, so a reply means the new pages are being served.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use generator::blog::{self, Blog};
@@ -33,6 +34,8 @@ type Waiter = oneshot::Sender<Result<(), Failure>>;
 pub struct SiteHandle {
     opts: BuildOptions,
     site: Arc<Mutex<Option<Arc<Site>>>>,
+    /// Whether the missing bundles were logged (once is enough: every preview would repeat it).
+    told_missing: Arc<AtomicBool>,
 }
 
 impl SiteHandle {
@@ -40,7 +43,25 @@ impl SiteHandle {
         SiteHandle {
             opts,
             site: Arc::default(),
+            told_missing: Arc::default(),
         }
+    }
+
+    /// The client bundles' manifest when it is missing (the site was never built on this
+    /// machine, or `build/client/` was removed): what staff are told to build. Logged the
+    /// first time it is found missing.
+    pub fn missing_bundles(&self) -> Option<PathBuf> {
+        let manifest = self.opts.client_dir.join(".vite/manifest.json");
+        if manifest.is_file() {
+            return None;
+        }
+        if !self.told_missing.swap(true, Ordering::Relaxed) {
+            tracing::error!(
+                manifest = %manifest.display(),
+                "the site's client bundles are missing: mail cannot be rendered until `just build` runs"
+            );
+        }
+        Some(manifest)
     }
 
     /// The site, opened now if it was not yet. Blocking (it reads files): call it from

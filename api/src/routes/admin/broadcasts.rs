@@ -194,12 +194,18 @@ async fn rendered(
         ))
     })?;
     let email = tokio::task::spawn_blocking(move || {
-        let site = site.get()?;
+        if let Some(manifest) = site.missing_bundles() {
+            return Err(ApiError::Unavailable(format!(
+                "The site's scripts and styles are not built ({} is missing), so the mail cannot be rendered. Run `just build` on the server, then try again.",
+                manifest.display()
+            )));
+        }
+        let site = site.get().map_err(ApiError::Internal)?;
         generator::blog::email::email(&site, &post)
+            .map_err(|e| ApiError::Internal(e.context("Failed to render a post for mail")))
     })
     .await
-    .map_err(|e| ApiError::Internal(e.into()))?
-    .map_err(|e| ApiError::Internal(e.context("Failed to render a post for mail")))?;
+    .map_err(|e| ApiError::Internal(e.into()))??;
     Ok((subject, email))
 }
 

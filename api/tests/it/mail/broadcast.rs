@@ -1383,3 +1383,48 @@ async fn a_role_that_mails_the_list_but_may_not_read_it_sees_counts_and_reasons_
         .collect();
     assert_eq!(who, ["bo@example.org", "cy@example.org"]);
 }
+
+/// With the site's bundles missing (never built on this machine), a preview, a test copy
+/// and a send say what is missing and how to build it (503), rather than a bare 500; once
+/// built, the preview works without a restart.
+#[tokio::test]
+async fn mailing_without_the_sites_bundles_says_what_to_build() {
+    let (dir, opts) = generator::fixture::project();
+    generator::build(&opts, &generator::fixture::EchoRenderer).unwrap();
+    let manifest = opts.client_dir.join(".vite/manifest.json");
+    let kept = std::fs::read(&manifest).unwrap();
+    std::fs::remove_file(&manifest).unwrap();
+    let smtp = Smtp::start();
+    let url = smtp.url();
+    let app = TestApp::start_site_for_test(dir, opts, move |c| {
+        c.mail.smtp_url = Some(url.clone());
+        c.mail.staff_email = Some(super::STAFF.into());
+    })
+    .await;
+    let token = app.login().await;
+    let post = published(&app, &token, "Not built").await;
+    for path in [
+        "/api/admin/broadcasts/preview",
+        "/api/admin/broadcasts/test",
+    ] {
+        let (status, body) =
+            call(&app, &token, "POST", path, Some(json!({ "postId": post }))).await;
+        assert_eq!(status, 503, "{path}: {body}");
+        let said = body["message"].as_str().unwrap();
+        assert!(
+            said.contains(".vite/manifest.json is missing") && said.contains("just build"),
+            "{said}"
+        );
+    }
+    std::fs::write(&manifest, kept).unwrap();
+    let (status, body) = call(
+        &app,
+        &token,
+        "POST",
+        "/api/admin/broadcasts/preview",
+        Some(json!({ "postId": post })),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["subject"], "Not built");
+}
