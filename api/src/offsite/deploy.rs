@@ -43,6 +43,11 @@ pub struct Deployer {
     in_step: std::sync::atomic::AtomicBool,
     syncing: tokio::sync::Mutex<()>,
     sync_failure: std::sync::Mutex<Option<Failing>>,
+    /// What the bucket holds, as far as this process knows: each path's MD5 as the full copy
+    /// found or left it and as the queue last copied it. A file queued again with the same
+    /// bytes (another post's image, named again by the feed or a list page that changed)
+    /// is not copied again.
+    held: std::sync::Mutex<HashMap<String, String>>,
 }
 
 /// What a full deploy did.
@@ -88,6 +93,7 @@ impl Deployer {
             in_step: Default::default(),
             syncing: tokio::sync::Mutex::new(()),
             sync_failure: Default::default(),
+            held: Default::default(),
         })
     }
 
@@ -175,7 +181,8 @@ impl Deployer {
 
     /// Copies the queue's files in order until it is empty or a copy fails (that one is
     /// tried again later: after 10 s, then twice as long each time, at most 15 minutes;
-    /// nothing after it goes first). Returns how many were copied.
+    /// nothing after it goes first); a file the bucket already holds with these bytes is
+    /// passed over. Returns how many were copied.
     pub async fn pass(&self) -> Result<usize> {
         let Some(remote) = &self.remote else {
             return Ok(0);
@@ -214,15 +221,15 @@ impl Deployer {
             if next > sql_time(now) {
                 return Ok(done);
             }
-            match copy(remote, &self.dist, &path).await {
-                Ok(()) => {
+            match self.copy_changed(remote, &path).await {
+                Ok(copied) => {
                     self.db
                         .write(move |tx| {
                             tx.execute("DELETE FROM deploy_queue WHERE id = ?1", [id])?;
                             Ok(())
                         })
                         .await?;
-                    done += 1;
+                    done += usize::from(copied);
                 }
                 Err(e) => {
                     let attempts = attempts + 1;
@@ -333,23 +340,28 @@ impl Deployer {
             }
         }
         let mut synced = Synced::default();
+        let mut held = HashMap::with_capacity(local.len());
         let (first, then): (Vec<_>, Vec<_>) = local
             .into_iter()
             .filter(|(rel, md5)| {
                 let same = remote_tags.remove(rel).as_deref() == Some(md5.as_str());
                 if same {
                     synced.unchanged += 1;
+                    held.insert(rel.clone(), md5.clone());
                 }
                 !same
             })
             .map(|(rel, _)| rel)
             .partition(|rel| rel.starts_with("assets/") || rel.starts_with("media/"));
+        // What the bucket holds from here: the unchanged files now, each copied one as it
+        // lands (a failure part way leaves the others known).
+        *self.held.lock().unwrap_or_else(|p| p.into_inner()) = held;
         for group in [first, then] {
             synced.uploaded += group.len();
             futures_util::stream::iter(group)
-                .map(|rel| async move { copy(remote, &self.dist, &rel).await })
+                .map(|rel| async move { self.copy_changed(remote, &rel).await })
                 .buffer_unordered(PARALLEL)
-                .try_collect::<Vec<()>>()
+                .try_collect::<Vec<bool>>()
                 .await?;
         }
         let gone: Vec<String> = remote_tags.into_keys().collect();
@@ -375,21 +387,50 @@ impl Deployer {
     }
 }
 
+impl Deployer {
+    /// Copies `dist/{rel}` to the bucket (or deletes it there, see [`copy`]) unless the
+    /// bucket is known to hold these bytes already. Returns whether it copied.
+    async fn copy_changed(&self, remote: &Remote, rel: &str) -> Result<bool> {
+        anyhow::ensure!(
+            !rel.split('/')
+                .any(|p| p.is_empty() || p == "." || p == ".."),
+            "{rel:?} is not a path inside dist/"
+        );
+        let bytes = match tokio::fs::read(self.dist.join(rel)).await {
+            Ok(bytes) => Some(bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e).with_context(|| format!("reading {rel}")),
+        };
+        let md5 = bytes.as_ref().map(|b| format!("{:x}", Md5::digest(b)));
+        let known = self
+            .held
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(rel)
+            .cloned();
+        if md5.is_some() && known == md5 {
+            return Ok(false);
+        }
+        copy(remote, rel, bytes).await?;
+        let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
+        match md5 {
+            Some(md5) => held.insert(rel.to_owned(), md5),
+            None => held.remove(rel),
+        };
+        Ok(true)
+    }
+}
+
 /// After the `attempts`th failure: 10 s, doubling each time, at most 15 minutes.
 fn backoff(attempts: i64) -> SignedDuration {
     SignedDuration::from_secs((10_i64 << (attempts - 1).clamp(0, 10)).min(15 * 60))
 }
 
-/// Puts `dist/{rel}` in the bucket with its type and cache policy, or deletes it (and any
-/// compressed copies) from the bucket when `dist/` no longer has it.
-async fn copy(remote: &Remote, dist: &Path, rel: &str) -> Result<()> {
-    anyhow::ensure!(
-        !rel.split('/')
-            .any(|p| p.is_empty() || p == "." || p == ".."),
-        "{rel:?} is not a path inside dist/"
-    );
-    match tokio::fs::read(dist.join(rel)).await {
-        Ok(bytes) => {
+/// Puts `bytes` (what `dist/{rel}` holds) in the bucket with its type and cache policy,
+/// or, when `dist/` no longer has the file, deletes it (and any compressed copies) there.
+async fn copy(remote: &Remote, rel: &str, bytes: Option<Vec<u8>>) -> Result<()> {
+    match bytes {
+        Some(bytes) => {
             let (content_type, coding, immutable) = crate::http::static_files::describe(rel);
             let mut attributes = Attributes::new();
             attributes.insert(Attribute::ContentType, content_type.into());
@@ -410,7 +451,7 @@ async fn copy(remote: &Remote, dist: &Path, rel: &str) -> Result<()> {
                 .await
                 .with_context(|| format!("copying {rel}"))?;
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        None => {
             for gone in [rel.to_owned(), format!("{rel}.br"), format!("{rel}.gz")] {
                 remote
                     .store
@@ -419,7 +460,6 @@ async fn copy(remote: &Remote, dist: &Path, rel: &str) -> Result<()> {
                     .with_context(|| format!("deleting {gone}"))?;
             }
         }
-        Err(e) => return Err(e).with_context(|| format!("reading {rel}")),
     }
     Ok(())
 }

@@ -604,6 +604,22 @@ async fn a_publish_at_4000_posts_copies_a_handful_and_the_bucket_equals_dist() {
     let (dir, mut env) = blog_site(4000);
     env.extend(s3.env("DEPLOY", "acp-site", ""));
     let dist = env[1].1.clone();
+    // The newest post shows an uploaded image, so the feed names its variants: the publish
+    // below rewrites the feed, and the images, unchanged, must not be copied again.
+    std::fs::create_dir_all(env[0].1.join("uploads")).unwrap();
+    std::fs::copy(
+        env[2].1.join("media/cards/a.jpg"),
+        env[0].1.join("uploads/seen.jpg"),
+    )
+    .unwrap();
+    rusqlite::Connection::open(env[0].1.join("site.db"))
+        .unwrap()
+        .execute(
+            "UPDATE blog_posts SET content = content || ?1 WHERE slug = 'crash-3999'",
+            [r#"<p><img src="/uploads/seen.jpg" alt="The hall"></p>"#],
+        )
+        .map(|n| assert_eq!(n, 1))
+        .unwrap();
     let server = Server::start(dir.path(), &env_refs(&env)).await;
     let mut stream = connect(&server.addr).await;
     let auth = format!("Bearer {}", sign_in(&mut stream).await);
@@ -702,6 +718,17 @@ async fn a_publish_at_4000_posts_copies_a_handful_and_the_bucket_equals_dist() {
         "the post's page first, then what links to it: {puts:?}"
     );
     assert!(puts.contains(&"blog/index.html".to_owned()), "{puts:?}");
+    assert!(puts.contains(&"blog/feed.xml".to_owned()), "{puts:?}");
+    assert!(
+        !puts.iter().any(|p| p.starts_with("media/")),
+        "an unchanged image named by the feed was copied again: {puts:?}"
+    );
+    let feed = std::fs::read_to_string(dist.join("blog/feed.xml")).unwrap();
+    assert!(feed.contains("/media/uploads/"), "the feed shows the image");
+    assert!(
+        !objects(&bucket, Some("media/uploads")).await.is_empty(),
+        "the start's full copy has the image's variants"
+    );
 
     // Its type and cache policy: pages briefly, hashed files for a year.
     let head = bucket.store.head(&bucket.key(&page)).await.unwrap();
