@@ -27,7 +27,12 @@ CREATE TABLE newsletter_signups (
     confirm_owed_since TEXT,
     -- Moved on by every unsubscribe; a confirmation link carries the epoch it was made in
     -- (V20), so one mailed before an unsubscribe never subscribes the address again.
-    link_epoch INTEGER NOT NULL DEFAULT 0
+    link_epoch INTEGER NOT NULL DEFAULT 0,
+    -- The network an owed confirmation was asked from (a keyed hash of its IPv4 /24 or
+    -- IPv6 /64), which has a share of each hour's confirmations, and when it was first
+    -- asked for (the backlog's day counts from then; V22).
+    confirm_network TEXT,
+    confirm_asked_at TEXT
 );
 
 CREATE INDEX newsletter_signups_owed ON newsletter_signups (confirm_owed_since)

@@ -147,6 +147,7 @@ impl Config {
                 rate: var("MAIL_RATE"),
                 complaint_secret: var("MAIL_COMPLAINT_SECRET"),
                 smtp_ca_file: var("SMTP_CA_FILE").map(Into::into),
+                confirmations_per_hour: var("CONFIRMATIONS_PER_HOUR"),
             },
             fec_committee_id: var("FEC_COMMITTEE_ID")
                 .map(|id| {

@@ -17,6 +17,16 @@ pub fn limit_key(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// The network `ip` belongs to, for a bound on what one network may cause (confirmation
+/// mail to strangers): its /24 (IPv4: one office, campus or mobile gateway's block) or its
+/// /64 (IPv6: one subscriber's LAN).
+pub fn network_of(ip: IpAddr) -> IpAddr {
+    match limit_key(ip) {
+        IpAddr::V4(v4) => IpAddr::V4(std::net::Ipv4Addr::from(u32::from(v4) & 0xffff_ff00)),
+        v6 => v6,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -33,5 +43,14 @@ mod tests {
         assert_eq!(key("192.0.2.7"), "192.0.2.7");
         assert_eq!(key("::ffff:192.0.2.7"), "192.0.2.7");
         assert_eq!(key("::1"), "::");
+    }
+
+    #[test]
+    fn a_network_is_an_ipv4_24_or_an_ipv6_64() {
+        let net = |s: &str| network_of(s.parse().unwrap()).to_string();
+        assert_eq!(net("192.0.2.7"), "192.0.2.0");
+        assert_eq!(net("::ffff:192.0.2.200"), "192.0.2.0");
+        assert_ne!(net("192.0.3.7"), net("192.0.2.7"));
+        assert_eq!(net("2001:db8:5:5::1"), "2001:db8:5:5::");
     }
 }

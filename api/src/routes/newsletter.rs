@@ -36,9 +36,14 @@ async fn signup(
     let zip = values.required("zipCode");
     let texts = values.get("smsConsent").is_some();
     let (mail, now) = (desk.mail.clone(), desk.clock.now());
+    // Keyed, like every stored network: the table holds no one's address.
+    let network = mail.tokens.key_of(
+        "confirm-network",
+        &crate::http::network::network_of(from.ip).to_string(),
+    );
     desk.db
         .write(move |tx| {
-            newsletter::sign_up(tx, &email, phone.as_deref(), &zip, now)?;
+            newsletter::sign_up(tx, &email, phone.as_deref(), &zip, &network, now)?;
             if let (true, Some(phone)) = (texts, phone.as_deref()) {
                 let phone_key = |e164: &str| mail.tokens.key_of(sms_consent::KEY_PURPOSE, e164);
                 // A number that said stop is not taken back by a ticked box (nothing is

@@ -60,6 +60,9 @@ pub struct MailConfig {
     /// `SMTP_CA_FILE`: PEM certificates trusted for the SMTP server's TLS besides the public
     /// roots (a relay with a private certificate authority).
     pub smtp_ca_file: Option<std::path::PathBuf>,
+    /// `CONFIRMATIONS_PER_HOUR`: the ceiling on newsletter confirmations an hour, for
+    /// everyone (default [`newsletter::CONFIRMATIONS_PER_HOUR`]).
+    pub confirmations_per_hour: Option<String>,
 }
 
 impl std::fmt::Debug for MailConfig {
@@ -99,6 +102,8 @@ pub struct Mail {
     pub postal_address: Option<String>,
     /// `MAIL_RATE`, and the pacing of single messages it asks for.
     pub rate: rate::MailRate,
+    /// `CONFIRMATIONS_PER_HOUR` ([`newsletter`]).
+    pub confirmations_per_hour: i64,
     pacer: Option<governor::DefaultDirectRateLimiter>,
     /// The messages of the sends under way, read once each.
     broadcasts: std::sync::Mutex<std::collections::HashMap<i64, Arc<broadcast::deliver::Content>>>,
@@ -172,7 +177,16 @@ impl Mail {
         };
         let site_url = places.site_url.trim_end_matches('/').to_owned();
         let rate = rate::MailRate::parse(settings.rate.as_deref())?;
+        let confirmations_per_hour = match settings.confirmations_per_hour.as_deref() {
+            None => newsletter::CONFIRMATIONS_PER_HOUR,
+            Some(n) => n.trim().parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "CONFIRMATIONS_PER_HOUR must be a whole number above 0 (the newsletter confirmations sent an hour), not {n:?}"
+                )
+            })?,
+        };
         Ok(Arc::new(Mail {
+            confirmations_per_hour,
             postal_address: site.postal_address.clone().filter(|a| !a.trim().is_empty()),
             rate,
             pacer: rate.pacer(),

@@ -9,10 +9,16 @@
 //! The signup's write only records that a confirmation is owed (one column of its row):
 //! the forms' writes all wait on one writer, and building and queuing a message there cost
 //! a signup more than storing it. The mail sender queues what is owed in its own writes
-//! ([`queue_owed`]), oldest first, at most [`CONFIRMATIONS_PER_HOUR`] in all and three a
-//! day to one mailbox however its address is spelt, so the form cannot be used to flood
-//! someone or make the party a spam cannon; past the hour's cap a confirmation waits for
-//! the next hour instead of being dropped.
+//! ([`queue_owed`]), oldest first: at most [`CONFIRMATIONS_PER_NETWORK_HOUR`] an hour for
+//! the signups from one network (an IPv4 /24, an IPv6 /64), three a day to one mailbox
+//! however its address is spelt, and a ceiling for everyone (`CONFIRMATIONS_PER_HOUR`,
+//! default [`CONFIRMATIONS_PER_HOUR`], sized for a viral evening), so the form cannot be
+//! used to flood someone or make the party a spam cannon, while a real crowd from many
+//! networks is not held up by one abuser. Past a network's share or the ceiling a
+//! confirmation waits for the next hour instead of being dropped; staff are told when the
+//! ceiling is reached.
+
+use std::sync::Arc;
 
 use jiff::Timestamp;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -27,11 +33,16 @@ use crate::domain::people;
 /// Confirmation mails one mailbox may be sent in a day (the party's date), however its
 /// address is spelt ([`mailbox`]).
 pub const CONFIRMATIONS_PER_DAY: i64 = 3;
-/// Confirmation mails the site sends in an hour, to everyone: a flood of signups from many
-/// networks cannot make the party's mail server a spam cannon (nor burn its reputation).
-/// Past it a confirmation waits for the next hour: a real surge of readers (a debate, a
-/// news story) all get theirs, in order, a little later.
-pub const CONFIRMATIONS_PER_HOUR: i64 = 1000;
+/// Confirmation mails the site sends in an hour, to everyone, unless `CONFIRMATIONS_PER_HOUR`
+/// says otherwise: a flood of signups from many networks cannot make the party's mail
+/// server a spam cannon (nor burn its reputation), and a viral evening (a debate, a news
+/// story: thousands of readers in minutes) is well inside it. Past it a confirmation waits
+/// for the next hour, in order, and staff are told.
+pub const CONFIRMATIONS_PER_HOUR: i64 = 20_000;
+/// Confirmation mails the signups from one network (an IPv4 /24, an IPv6 /64) get in an
+/// hour: a table at a rally on one Wi-Fi fits, and one abuser cannot take the hour's
+/// ceiling from everyone else. Past it that network's wait for the next hour.
+pub const CONFIRMATIONS_PER_NETWORK_HOUR: i64 = 50;
 /// How long a confirmation may wait to be queued. Past that the backlog is a flood, not
 /// readers: the signup stays pending without one (signing up again sends one).
 pub const CONFIRMATION_BACKLOG_HOURS: i64 = 24;
@@ -64,6 +75,7 @@ pub fn sign_up(
     email: &str,
     phone: Option<&str>,
     zip: &str,
+    network: &str,
     now: Timestamp,
 ) -> rusqlite::Result<()> {
     // A known address keeps its details and is owed a confirmation unless confirmed (one
@@ -71,10 +83,18 @@ pub fn sign_up(
     // answers no faster than a new one. The signup is keyed by its address's row, which
     // grows as addresses arrive: a new signup only appends to its indexes (V16).
     let email_id = people::link(conn, email, now)?;
+    // A confirmation already owed keeps its network and its first asking (SET reads the
+    // row as it was).
     conn.prepare_cached(
         "INSERT INTO newsletter_signups (email, phone, zip_code, status, phone_e164, email_id, \
-         confirm_owed_since) VALUES (?1, ?2, ?3, 'pending', ?4, ?5, ?6) \
-         ON CONFLICT (email_id) DO UPDATE SET confirm_owed_since = CASE WHEN status = 'confirmed' \
+         confirm_owed_since, confirm_asked_at, confirm_network) \
+         VALUES (?1, ?2, ?3, 'pending', ?4, ?5, ?6, ?6, ?7) \
+         ON CONFLICT (email_id) DO UPDATE SET \
+         confirm_network = CASE WHEN status = 'confirmed' OR confirm_owed_since IS NOT NULL \
+         THEN confirm_network ELSE excluded.confirm_network END, \
+         confirm_asked_at = CASE WHEN status = 'confirmed' THEN NULL \
+         WHEN confirm_owed_since IS NOT NULL THEN confirm_asked_at ELSE excluded.confirm_asked_at END, \
+         confirm_owed_since = CASE WHEN status = 'confirmed' \
          THEN NULL ELSE COALESCE(confirm_owed_since, excluded.confirm_owed_since) END",
     )?
     .execute(params![
@@ -83,21 +103,22 @@ pub fn sign_up(
         zip,
         phone.and_then(generator::forms::e164),
         email_id,
-        sql_time(now)
+        sql_time(now),
+        network
     ])?;
     Ok(())
 }
 
 /// Whether confirmations are owed that [`queue_owed`] would queue `now` (a read, so the
 /// sender writes only when there is something to do).
-pub fn owed(conn: &Connection, now: Timestamp) -> rusqlite::Result<bool> {
+pub fn owed(conn: &Connection, now: Timestamp, per_hour: i64) -> rusqlite::Result<bool> {
     let owed: bool = conn
         .prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM newsletter_signups WHERE confirm_owed_since IS NOT NULL \
              AND confirm_owed_since <= ?1)",
         )?
         .query_row([sql_time(now)], |r| r.get(0))?;
-    Ok(owed && room_this_hour(conn, now)? > 0)
+    Ok(owed && room_this_hour(conn, now, per_hour)? > 0)
 }
 
 /// The hour (UTC, `2026-11-29T14`) `now` is in, as the counts name it.
@@ -105,62 +126,102 @@ fn hour_of(now: Timestamp) -> String {
     now.strftime("%Y-%m-%dT%H").to_string()
 }
 
-fn room_this_hour(conn: &Connection, now: Timestamp) -> rusqlite::Result<i64> {
+/// The start of the hour after `now`'s: when a network that had its share may go again.
+fn next_hour(now: Timestamp) -> Timestamp {
+    let secs = now.as_second();
+    Timestamp::from_second(secs - secs.rem_euclid(3600) + 3600).unwrap_or(now)
+}
+
+fn room_this_hour(conn: &Connection, now: Timestamp, per_hour: i64) -> rusqlite::Result<i64> {
     let sent: i64 = conn
         .prepare_cached(
             "SELECT COALESCE((SELECT sent FROM confirm_mail_counts WHERE mailbox_key = '*' \
              AND period = ?1), 0)",
         )?
         .query_row([hour_of(now)], |r| r.get(0))?;
-    Ok(CONFIRMATIONS_PER_HOUR - sent)
+    Ok(per_hour - sent)
+}
+
+/// What one of the sender's writes did with the confirmations owed.
+#[derive(Debug, Default, Clone, Copy)]
+struct Queued {
+    queued: usize,
+    /// Put off to the next hour: their network had its share.
+    deferred: usize,
+    /// This write filled the hour's ceiling.
+    filled: bool,
 }
 
 /// Queues the confirmations owed, oldest first, as many as the hour has room for (at most
-/// [`QUEUE_AT_ONCE`]); one whose mailbox had its three today, or that waited longer than
-/// [`CONFIRMATION_BACKLOG_HOURS`], is no longer owed and is not sent. Returns how many were
-/// queued. Call inside one write (the sender's).
-fn queue_owed(mail: &Owed, conn: &Connection, now: Timestamp) -> rusqlite::Result<usize> {
-    let room = room_this_hour(conn, now)?.min(QUEUE_AT_ONCE);
+/// [`QUEUE_AT_ONCE`]); one whose network had its share this hour waits for the next; one
+/// whose mailbox had its three today, or that waited longer than
+/// [`CONFIRMATION_BACKLOG_HOURS`] since it was asked for, is no longer owed and is not
+/// sent. Call inside one write (the sender's).
+fn queue_owed(mail: &Owed, conn: &Connection, now: Timestamp) -> rusqlite::Result<Queued> {
+    let mut done = Queued::default();
+    let room = room_this_hour(conn, now, mail.per_hour)?.min(QUEUE_AT_ONCE);
     if room <= 0 {
-        return Ok(0);
+        return Ok(done);
     }
     let at = sql_time(now);
-    let owed: Vec<(i64, String, String, i64)> = conn
+    let hour = hour_of(now);
+    let owed: Vec<(i64, String, String, i64, Option<String>)> = conn
         .prepare_cached(
-            "SELECT id, email, confirm_owed_since, link_epoch FROM newsletter_signups \
+            "SELECT id, email, COALESCE(confirm_asked_at, confirm_owed_since), link_epoch, \
+             confirm_network FROM newsletter_signups \
              WHERE confirm_owed_since IS NOT NULL AND confirm_owed_since <= ?1 \
              ORDER BY confirm_owed_since, id LIMIT ?2",
         )?
         .query_map(params![at, room], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
         })?
         .collect::<rusqlite::Result<_>>()?;
     let too_old = sql_time(now - jiff::SignedDuration::from_hours(CONFIRMATION_BACKLOG_HOURS));
     let today = now.to_zoned_datetime(mail.tz.clone()).date().to_string();
+    let later = sql_time(next_hour(now));
     let (from, subject) = (&mail.from, &mail.subject);
-    let (mut queued, mut dropped) = (0i64, 0usize);
-    for (id, email, since, epoch) in owed {
+    let mut dropped = 0usize;
+    // A count goes up unless it reached `limit` (then no row comes back).
+    let take = |key: &str, period: &str, limit: i64| -> rusqlite::Result<Option<i64>> {
+        conn.prepare_cached(
+            "INSERT INTO confirm_mail_counts (mailbox_key, period, sent) VALUES (?1, ?2, 1) \
+             ON CONFLICT (mailbox_key, period) DO UPDATE SET sent = sent + 1 WHERE sent < ?3 \
+             RETURNING sent",
+        )?
+        .query_row(params![key, period, limit], |r| r.get::<_, i64>(0))
+        .optional()
+    };
+    for (id, email, asked, epoch, network) in owed {
+        if asked < too_old {
+            conn.prepare_cached(
+                "UPDATE newsletter_signups SET confirm_owed_since = NULL WHERE id = ?1",
+            )?
+            .execute([id])?;
+            dropped += 1;
+            continue;
+        }
+        // The network's share first: a confirmation put off keeps its mailbox's three.
+        if let Some(network) = &network
+            && take(
+                &format!("net:{network}"),
+                &hour,
+                CONFIRMATIONS_PER_NETWORK_HOUR,
+            )?
+            .is_none()
+        {
+            conn.prepare_cached(
+                "UPDATE newsletter_signups SET confirm_owed_since = ?2 WHERE id = ?1",
+            )?
+            .execute(params![id, later])?;
+            done.deferred += 1;
+            continue;
+        }
         conn.prepare_cached(
             "UPDATE newsletter_signups SET confirm_owed_since = NULL WHERE id = ?1",
         )?
         .execute([id])?;
-        if since < too_old {
-            dropped += 1;
-            continue;
-        }
-        // The mailbox's count goes up unless it had its three today (then no row comes back).
         let key = mail.tokens.key_of("confirm-mailbox", &mailbox(&email));
-        let Some(n) = conn
-            .prepare_cached(
-                "INSERT INTO confirm_mail_counts (mailbox_key, period, sent) VALUES (?1, ?2, 1) \
-                 ON CONFLICT (mailbox_key, period) DO UPDATE SET sent = sent + 1 WHERE sent < ?3 \
-                 RETURNING sent",
-            )?
-            .query_row(params![key, today, CONFIRMATIONS_PER_DAY], |r| {
-                r.get::<_, i64>(0)
-            })
-            .optional()?
-        else {
+        let Some(n) = take(&key, &today, CONFIRMATIONS_PER_DAY)? else {
             continue;
         };
         // Written when it is sent ([`write_confirmation`]), outside the one writer.
@@ -172,7 +233,7 @@ fn queue_owed(mail: &Owed, conn: &Connection, now: Timestamp) -> rusqlite::Resul
         // The link epoch goes in the key: the link is made when the message is written.
         let event = format!("newsletter-confirm:{id}:{today}:{n}:{epoch}");
         queue::enqueue_unwritten(conn, &event, Kind::NewsletterConfirm, &email, &head, now)?;
-        queued += 1;
+        done.queued += 1;
     }
     if dropped > 0 {
         tracing::warn!(
@@ -180,18 +241,20 @@ fn queue_owed(mail: &Owed, conn: &Connection, now: Timestamp) -> rusqlite::Resul
             "newsletter confirmations waited more than {CONFIRMATION_BACKLOG_HOURS} hours for room; not sent"
         );
     }
-    if queued > 0 {
+    if done.queued > 0 {
+        let queued = done.queued as i64;
         let sent: i64 = conn
             .prepare_cached(
                 "INSERT INTO confirm_mail_counts (mailbox_key, period, sent) VALUES ('*', ?1, ?2) \
                  ON CONFLICT (mailbox_key, period) DO UPDATE SET sent = sent + ?2 RETURNING sent",
             )?
-            .query_row(params![hour_of(now), queued], |r| r.get(0))?;
+            .query_row(params![hour, queued], |r| r.get(0))?;
         if sent == queued {
             forget_old_counts(conn, now)?;
         }
+        done.filled = sent >= mail.per_hour;
     }
-    Ok(queued as usize)
+    Ok(done)
 }
 
 /// What [`queue_owed`] needs of [`Mail`], to take into the writer.
@@ -200,6 +263,7 @@ struct Owed {
     tokens: Tokens,
     from: String,
     subject: String,
+    per_hour: i64,
 }
 
 impl Mail {
@@ -207,7 +271,8 @@ impl Mail {
     /// the hour has room. Returns how many were queued.
     pub(super) async fn queue_owed_confirmations(&self) -> usize {
         let now = self.clock.now();
-        match self.db.read(move |c| owed(c, now)).await {
+        let per_hour = self.confirmations_per_hour;
+        match self.db.read(move |c| owed(c, now, per_hour)).await {
             Ok(true) => {}
             Ok(false) => return 0,
             Err(e) => {
@@ -215,17 +280,70 @@ impl Mail {
                 return 0;
             }
         }
-        let cx = Owed {
+        let cx = Arc::new(Owed {
             tz: self.tz.clone(),
             tokens: self.tokens.clone(),
             from: self.from.email.to_string(),
             subject: self.fill(&self.texts.newsletter.confirm_subject, &[]),
+            per_hour,
+        });
+        // A write that only put off one network's confirmations goes round again at once:
+        // those behind them, from other networks, must not wait for the next wake.
+        loop {
+            let cx = cx.clone();
+            match self.db.write(move |tx| queue_owed(&cx, tx, now)).await {
+                Ok(done) if done.queued == 0 && done.deferred > 0 => continue,
+                Ok(done) => {
+                    if done.filled {
+                        self.tell_staff_the_ceiling_was_reached(now).await;
+                    }
+                    return done.queued;
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "could not queue the confirmations owed");
+                    return 0;
+                }
+            }
+        }
+    }
+
+    /// Once an hour at most: the confirmations reached `CONFIRMATIONS_PER_HOUR`, and the
+    /// rest wait.
+    async fn tell_staff_the_ceiling_was_reached(&self, now: Timestamp) {
+        let hour = hour_of(now);
+        tracing::warn!(
+            ceiling = self.confirmations_per_hour,
+            %hour,
+            "newsletter confirmations reached the hour's ceiling; the rest wait for the next hour"
+        );
+        let body = format!(
+            "The newsletter's confirmation mails reached this hour's ceiling of {} (CONFIRMATIONS_PER_HOUR). \
+             The signups still waiting get theirs from the next hour on, oldest first; one that waits more \
+             than {CONFIRMATION_BACKLOG_HOURS} hours is not sent (signing up again sends it).\n\n\
+             If this is a real crowd of readers, raise CONFIRMATIONS_PER_HOUR and restart the server. \
+             If it is a flood of made-up addresses, nothing needs doing: the ceiling is holding it.",
+            self.confirmations_per_hour
+        );
+        let key = format!("confirm-ceiling:{hour}");
+        let alert = super::staff_alert::Alert {
+            event_key: &key,
+            about: "",
+            reply_to: None,
+            subject: "Newsletter confirmations reached the hour's ceiling",
+            body: &body,
         };
-        match self.db.write(move |tx| queue_owed(&cx, tx, now)).await {
-            Ok(n) => n,
+        let Some(built) = super::staff_alert::built(self, &alert) else {
+            return;
+        };
+        let queued = self
+            .db
+            .write(move |tx| queue::enqueue(tx, &key, Kind::StaffAlert, "", &built, now))
+            .await;
+        match queued {
+            Ok(true) => self.wake(),
+            Ok(false) => {}
             Err(e) => {
-                tracing::error!(error = %e, "could not queue the confirmations owed");
-                0
+                tracing::error!(error = %e, "could not tell staff the confirmations' ceiling was reached")
             }
         }
     }

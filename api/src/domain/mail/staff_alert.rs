@@ -8,7 +8,7 @@ use jiff::Timestamp;
 use rusqlite::Connection;
 
 use super::Mail;
-use super::message::Person;
+use super::message::{Built, Person};
 use super::queue::{self, Kind};
 
 /// A contact message, as the form stored it.
@@ -113,26 +113,7 @@ pub fn alert(
     alert: &Alert<'_>,
     now: Timestamp,
 ) -> rusqlite::Result<bool> {
-    let Some(staff) = &mail.staff else {
-        return Ok(false);
-    };
-    let staff_email = staff.email.to_string();
-    let to = Person {
-        name: staff.name.as_deref(),
-        email: &staff_email,
-    };
-    let reply_to = alert.reply_to.map(|(name, email)| Person {
-        name: Some(name),
-        email,
-    });
-    let Some(built) = mail.compose(
-        Kind::StaffAlert,
-        to,
-        reply_to,
-        alert.subject,
-        alert.body,
-        None,
-    ) else {
+    let Some(built) = built(mail, alert) else {
         return Ok(false);
     };
     queue::enqueue(
@@ -142,5 +123,28 @@ pub fn alert(
         alert.about,
         &built,
         now,
+    )
+}
+
+/// `alert` as the message to staff, to queue in a write of its own (with
+/// [`queue::enqueue`]); `None` without `STAFF_EMAIL`.
+pub fn built(mail: &Mail, alert: &Alert<'_>) -> Option<Built> {
+    let staff = mail.staff.as_ref()?;
+    let staff_email = staff.email.to_string();
+    let to = Person {
+        name: staff.name.as_deref(),
+        email: &staff_email,
+    };
+    let reply_to = alert.reply_to.map(|(name, email)| Person {
+        name: Some(name),
+        email,
+    });
+    mail.compose(
+        Kind::StaffAlert,
+        to,
+        reply_to,
+        alert.subject,
+        alert.body,
+        None,
     )
 }
