@@ -54,7 +54,7 @@ _site: deps
     cargo build --workspace --all-targets --quiet
     {{target}}/debug/generator build
 
-# Benchmarks: page weight, static files against nginx, durable signups against a plain loop, the blog's build and publish speed against Hugo, the forms with people linked, the mail sender's rate, the forms and mail under a surge with a kill (alone and while the list is mailed), memory under a mixed load, hostile clients, then a fresh clone's first `just serve`.
+# Benchmarks: page weight, static files against nginx, durable signups against a plain loop, the blog's build and publish speed against Hugo, the forms with people linked, the mail sender's rate, the forms and mail under a surge with a kill (alone and while the list is mailed), newsletter confirmations for a crowd from many networks and for one abuser, memory under a mixed load, hostile clients, then a fresh clone's first `just serve`.
 bench: build
     cargo build --quiet --release -p api -p generator -p smtp-sink -p fake-stripe --bins --example plain_writes --example photo
     node bench/run.mjs
@@ -62,6 +62,7 @@ bench: build
     node bench/people.mjs
     node bench/mail.mjs
     node bench/surge.mjs
+    node bench/confirmations.mjs
     node bench/memory.mjs
     node bench/hostile.mjs
     node bench/first-run.mjs

@@ -9,16 +9,16 @@
 //    up and 2 give (a payment set up, paid at the fake Stripe, its webhook recorded, a
 //    receipt queued); halfway the api is killed with SIGKILL and restarted on the same
 //    data. Reported: what was acknowledged, what arrived at the sink (every gift must have
-//    its receipt, and every confirmation queued must arrive: the sender queues at most 1,000
-//    an hour, newsletter.rs, and the rest of a surge's wait for the next hour), the mail rate, and how
+//    its receipt, and every confirmation queued must arrive: the sender queues at most
+//    CONFIRMATIONS_PER_HOUR, 50 an hour per network, newsletter.rs, and the rest wait for the next hour), the mail rate, and how
 //    long after the surge the last receipt and the last confirmation arrived. Run twice:
 //    alone, and while a post is being mailed to BENCH_SURGE_LIST (10,000) subscribers at
 //    MAIL_RATE (the list's own pace, 1,000/s here): mail a person waits for goes first.
 //
 // A benchmark reports, it does not gate: it exits 1 only when a server does not start.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { PASSWORD, root } from './lib/blog-config.mjs';
 import { http } from './lib/blog-http.mjs';
 import { startApi, stopApi } from './lib/blog-processes.mjs';
+import { Inbox, listeningProcess } from './lib/sink.mjs';
 import { ownerToken } from './lib/staff.mjs';
 import { postsScript, wrk } from './lib/wrk-posts.mjs';
 
@@ -50,53 +51,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const ROUNDS = Number(process.env.BENCH_FORMS_ROUNDS ?? 2);
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
-/** A helper process that prints `Listening on <url>`; resolves with the URL. */
-function listening(binary, env, pattern) {
-  const child = spawn(binary, [], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.add(child);
-  const url = new Promise((ok, fail) => {
-    let seen = '';
-    child.once('exit', (code) => fail(new Error(`${binary} exited (${code}); build it with cargo build --release`)));
-    child.stdout.on('data', (d) => {
-      seen += d;
-      const m = seen.match(pattern);
-      if (m) ok(m[1]);
-    });
-  });
-  return { child, url };
-}
-
-/** The sink's messages, read as they arrive: counts per recipient's kind. */
-class Inbox {
-  constructor(dir) {
-    this.dir = dir;
-    this.seen = new Set();
-    this.to = new Map(); // address -> messages
-    this.firstAt = null;
-    this.lastAt = null;
-  }
-
-  /** Reads the files not read yet; returns how many there are now. */
-  scan() {
-    for (const name of readdirSync(this.dir)) {
-      if (!name.endsWith('.eml') || this.seen.has(name)) continue;
-      this.seen.add(name);
-      const head = readFileSync(join(this.dir, name), 'utf8').slice(0, 4096);
-      const to = /^To:.*?<?([^\s<>]+@[^\s<>]+)>?\s*$/im.exec(head)?.[1]?.toLowerCase();
-      if (to) this.to.set(to, (this.to.get(to) ?? 0) + 1);
-    }
-    return this.seen.size;
-  }
-
-  has(address) {
-    return (this.to.get(address) ?? 0) > 0;
-  }
-
-  copies(address) {
-    return this.to.get(address) ?? 0;
-  }
-}
-
 // 1. The forms while their mail drains.
 async function formsWhileDraining() {
   const runs = [
@@ -115,7 +69,7 @@ async function formsWhileDraining() {
       const dir = join(tmp, `forms-${round}-${run.file.slice(-9, -4)}`);
       const sinkDir = join(dir, 'sink');
       mkdirSync(sinkDir, { recursive: true });
-      const sink = listening(SINK, { SINK_DIR: sinkDir }, /Listening on (smtp:\/\/\S+)/);
+      const sink = listeningProcess(SINK, { SINK_DIR: sinkDir }, /Listening on (smtp:\/\/\S+)/, children);
       const env = run.mail ? { SMTP_URL: await sink.url, STAFF_EMAIL: 'staff@example.org', FORM_RATE_LIMIT: '1000000000' } : { FORM_RATE_LIMIT: '1000000000' };
       const server = startApi(join(dir, 'data'), join(root, 'dist'), 'error', env);
       const base = await server.base;
@@ -209,8 +163,8 @@ async function surge(withBroadcast) {
   const dir = join(tmp, withBroadcast ? 'surge-list' : 'surge');
   const [data, sinkDir] = [join(dir, 'data'), join(dir, 'sink')];
   mkdirSync(sinkDir, { recursive: true });
-  const sink = listening(SINK, { SINK_DIR: sinkDir }, /Listening on (smtp:\/\/\S+)/);
-  const stripe = listening(STRIPE, {}, /Listening on (http:\/\/\S+)/);
+  const sink = listeningProcess(SINK, { SINK_DIR: sinkDir }, /Listening on (smtp:\/\/\S+)/, children);
+  const stripe = listeningProcess(STRIPE, {}, /Listening on (http:\/\/\S+)/, children);
   const stripeUrl = await stripe.url;
   const env = {
     SMTP_URL: await sink.url,
