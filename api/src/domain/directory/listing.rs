@@ -1,12 +1,19 @@
 //! The People tab: one row per supporter with what they have done, found by name, e-mail
-//! or phone.
+//! or phone, a page at a time.
+//!
+//! The rows are not built here: `people_list` holds one per listed supporter (not merged
+//! into another, with an address), and `people_search` indexes their names, addresses and
+//! phones by trigrams. Triggers keep both current in the write that changes what a row
+//! shows (api/migrations/V21__people_search.sql says how), so a search is a few index
+//! lookups, the total a `COUNT`, and only the page's rows have their addresses read.
 
 use std::collections::HashMap;
 
-use rusqlite::Connection;
+use rusqlite::types::Value;
+use rusqlite::{Connection, params_from_iter};
 use serde::Serialize;
 
-use crate::domain::donations::store::people as gifts;
+use crate::store::db::placeholders as marks;
 
 /// One supporter as the list shows them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -28,120 +35,217 @@ pub struct Row {
     pub last_seen: String,
 }
 
-/// What one submission tells the list: (address row, what, name, phone, when).
-type Activity = (i64, &'static str, Option<String>, Option<String>, String);
-
-fn activities(conn: &Connection) -> rusqlite::Result<Vec<Activity>> {
-    let mut all = Vec::new();
-    let mut add = |sql: &str, kind: &'static str| -> rusqlite::Result<()> {
-        let mut stmt = conn.prepare(sql)?;
-        let rows = stmt.query_map([], |r| {
-            Ok((r.get(0)?, kind, r.get(1)?, r.get(2)?, r.get(3)?))
-        })?;
-        for row in rows {
-            all.push(row?);
-        }
-        Ok(())
-    };
-    add(
-        "SELECT email_id, NULL, phone_e164, created_at FROM newsletter_signups \
-         WHERE email_id IS NOT NULL AND status = 'confirmed'",
-        "subscribed",
-    )?;
-    add(
-        "SELECT email_id, NULL, phone_e164, created_at FROM newsletter_signups \
-         WHERE email_id IS NOT NULL AND status != 'confirmed'",
-        "newsletter",
-    )?;
-    add(
-        "SELECT email_id, name, NULL, created_at FROM contact_messages WHERE email_id IS NOT NULL",
-        "wrote",
-    )?;
-    add(
-        "SELECT email_id, name, phone_e164, created_at FROM volunteer_signups \
-         WHERE email_id IS NOT NULL",
-        "volunteered",
-    )?;
-    for (email_id, name, at) in gifts::paid_by_address(conn)? {
-        all.push((email_id, "gave", Some(name), None, at));
-    }
-    Ok(all)
+/// One page of the supporters that answer a search, and how many answer it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Found {
+    pub people: Vec<Row>,
+    pub total: usize,
 }
 
-/// Whether `row` answers the search `q` (its words, each found in a name, an address, or,
-/// by its digits, in the phone).
-fn answers(row: &Row, q: &str) -> bool {
-    q.split_whitespace().all(|word| {
-        let word = word.to_lowercase();
-        let digits: String = word.chars().filter(char::is_ascii_digit).collect();
-        row.name
-            .as_deref()
-            .is_some_and(|n| n.to_lowercase().contains(&word))
-            || row.emails.iter().any(|e| e.contains(&word))
-            || (digits.len() >= 3
-                && digits.len() * 2 >= word.len()
-                && row.phone.as_deref().is_some_and(|p| p.contains(&digits)))
+/// The fewest characters the trigram index can find; a shorter word is looked for in every
+/// row (still right, only slower).
+const INDEXED: usize = 3;
+
+/// A search as SQL: the `WHERE` clause on `people_list p` (empty for everyone) and its
+/// values. A supporter answers when every word (split at whitespace, lower case as Rust has
+/// it) is part of their name or one of their addresses, or, when at least three of its
+/// characters and at least half of it are digits, its digits are part of their phone.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Filter {
+    sql: String,
+    values: Vec<String>,
+}
+
+impl Filter {
+    fn of(q: &str) -> Filter {
+        let mut filter = Filter::default();
+        for word in q.split_whitespace() {
+            let word = word.to_lowercase();
+            let digits: String = word.chars().filter(char::is_ascii_digit).collect();
+            let by_phone = digits.len() >= 3 && digits.len() * 2 >= word.len();
+            let n = filter.values.len() + 1;
+            let condition = if word.chars().count() >= INDEXED {
+                let mut expr = format!("{{name email}} : {}", phrase(&word));
+                if by_phone {
+                    expr.push_str(&format!(" OR phone : {}", phrase(&digits)));
+                }
+                filter.values.push(expr);
+                // An address's index row is 2 × its id, a supporter's 2 × their id + 1.
+                format!(
+                    "p.id IN (SELECT iif(f.rowid % 2 = 1, f.rowid / 2, \
+                     (SELECT e.supporter_id FROM supporter_emails e WHERE e.id = f.rowid / 2)) \
+                     FROM people_search f WHERE people_search MATCH ?{n})"
+                )
+            } else {
+                // Too short for the index: the name in any case, the addresses (stored lower
+                // case) as they are.
+                let mut tests: Vec<String> = Vec::new();
+                for variant in cases(&word) {
+                    filter.values.push(variant);
+                    tests.push(format!("instr(p.name, ?{}) > 0", filter.values.len()));
+                }
+                filter.values.push(word);
+                tests.push(format!("instr(p.emails, ?{}) > 0", filter.values.len()));
+                format!("({})", tests.join(" OR "))
+            };
+            filter.sql.push_str(if filter.sql.is_empty() {
+                "WHERE "
+            } else {
+                " AND "
+            });
+            filter.sql.push_str(&condition);
+        }
+        filter
+    }
+}
+
+/// `text` as an FTS5 string, which the trigram index matches as a substring.
+fn phrase(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+/// Every way a lower-case `word` may be written in a name, letter by letter in either case
+/// (at most four: only words shorter than [`INDEXED`] come here).
+fn cases(word: &str) -> Vec<String> {
+    let mut all = vec![String::new()];
+    for c in word.chars() {
+        let mut forms = vec![c];
+        let mut upper = c.to_uppercase();
+        if let (Some(u), None) = (upper.next(), upper.next())
+            && u != c
+        {
+            forms.push(u);
+        }
+        all = all
+            .iter()
+            .flat_map(|start| {
+                forms.iter().map(move |f| {
+                    let mut s = start.clone();
+                    s.push(*f);
+                    s
+                })
+            })
+            .collect();
+    }
+    all
+}
+
+/// Supporters who are not merged into another, latest seen first (then the newest), that
+/// answer `q` (all when it is blank): page `page` (from 0) of `size`, and how many answer.
+pub fn search(conn: &Connection, q: &str, page: usize, size: usize) -> rusqlite::Result<Found> {
+    let filter = Filter::of(q);
+    let values = || filter.values.iter().map(|v| Value::from(v.clone()));
+    let total: i64 = conn.query_row(
+        &format!("SELECT COUNT(*) FROM people_list p {}", filter.sql),
+        params_from_iter(values()),
+        |r| r.get(0),
+    )?;
+    let offset = i64::try_from(page.saturating_mul(size)).unwrap_or(i64::MAX);
+    let limit = i64::try_from(size).unwrap_or(i64::MAX);
+    let mut people: Vec<Row> = {
+        let n = filter.values.len();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT p.id, p.name, p.phone, p.subscribed, p.volunteered, p.wrote, p.gave, \
+                    p.last_seen \
+             FROM people_list p {} ORDER BY p.last_seen DESC, p.id DESC LIMIT ?{} OFFSET ?{}",
+            filter.sql,
+            n + 1,
+            n + 2
+        ))?;
+        stmt.query_map(
+            params_from_iter(values().chain([Value::from(limit), Value::from(offset)])),
+            |r| {
+                Ok(Row {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    emails: Vec::new(),
+                    phone: r.get(2)?,
+                    subscribed: r.get(3)?,
+                    volunteered: r.get(4)?,
+                    wrote: r.get(5)?,
+                    gave: r.get(6)?,
+                    last_seen: r.get(7)?,
+                })
+            },
+        )?
+        .collect::<rusqlite::Result<_>>()?
+    };
+    if !people.is_empty() {
+        let ids: Vec<i64> = people.iter().map(|row| row.id).collect();
+        let mut emails: HashMap<i64, Vec<String>> = HashMap::new();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT supporter_id, email FROM supporter_emails WHERE supporter_id IN ({}) \
+             ORDER BY id",
+            marks(ids.len())
+        ))?;
+        let rows = stmt.query_map(params_from_iter(&ids), |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        })?;
+        for row in rows {
+            let (id, email) = row?;
+            emails.entry(id).or_default().push(email);
+        }
+        for row in &mut people {
+            row.emails = emails.remove(&row.id).unwrap_or_default();
+        }
+    }
+    Ok(Found {
+        people,
+        total: usize::try_from(total).unwrap_or(0),
     })
 }
 
-/// Supporters who are not merged into another, latest seen first, that answer `q` (all
-/// when it is empty).
-pub fn search(conn: &Connection, q: &str) -> rusqlite::Result<Vec<Row>> {
-    let mut rows: HashMap<i64, Row> = HashMap::new();
-    let mut owner: HashMap<i64, i64> = HashMap::new();
-    {
-        let mut stmt = conn.prepare(
-            "SELECT e.id, e.email, s.id, s.created_at FROM supporter_emails e \
-             JOIN supporters s ON s.id = e.supporter_id WHERE s.merged_into IS NULL ORDER BY e.id",
-        )?;
-        let found = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, String>(3)?,
-            ))
-        })?;
-        for item in found {
-            let (email_id, email, id, created) = item?;
-            owner.insert(email_id, id);
-            let row = rows.entry(id).or_insert_with(|| Row {
-                id,
-                last_seen: created,
-                ..Row::default()
-            });
-            row.emails.push(email);
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_the_index_can_find_becomes_one_phrase_and_its_digits_another() {
+        let f = Filter::of("  Zoë  201-3344 ");
+        assert_eq!(
+            f.values,
+            [
+                "{name email} : \"zoë\"",
+                "{name email} : \"201-3344\" OR phone : \"2013344\""
+            ]
+        );
+        assert!(f.sql.starts_with("WHERE p.id IN ("), "{}", f.sql);
+        assert!(f.sql.contains(" AND p.id IN ("), "{}", f.sql);
+        assert!(f.sql.contains("MATCH ?2)"), "{}", f.sql);
     }
-    let mut acts = activities(conn)?;
-    // Oldest first, so the latest name and phone win.
-    acts.sort_by(|a, b| a.4.cmp(&b.4));
-    for (email_id, kind, name, phone, at) in acts {
-        let Some(row) = owner.get(&email_id).and_then(|id| rows.get_mut(id)) else {
-            continue;
-        };
-        match kind {
-            "subscribed" => row.subscribed = true,
-            "wrote" => row.wrote = true,
-            "volunteered" => row.volunteered = true,
-            "gave" => row.gave = true,
-            _ => {}
-        }
-        if name.is_some() {
-            row.name = name;
-        }
-        if phone.is_some() {
-            row.phone = phone;
-        }
-        if at > row.last_seen {
-            row.last_seen = at;
-        }
+
+    #[test]
+    fn quotes_stay_inside_the_phrase() {
+        assert_eq!(
+            Filter::of("o\"neil").values,
+            ["{name email} : \"o\"\"neil\""]
+        );
     }
-    let q = q.trim();
-    let mut found: Vec<Row> = rows
-        .into_values()
-        .filter(|row| q.is_empty() || answers(row, q))
-        .collect();
-    found.sort_by(|a, b| b.last_seen.cmp(&a.last_seen).then(b.id.cmp(&a.id)));
-    Ok(found)
+
+    #[test]
+    fn few_digits_or_mostly_letters_never_search_the_phone() {
+        assert_eq!(Filter::of("a12b").values, ["{name email} : \"a12b\""]);
+        assert_eq!(Filter::of("12ab").values, ["{name email} : \"12ab\""]);
+        assert_eq!(
+            Filter::of("1a23").values,
+            ["{name email} : \"1a23\" OR phone : \"123\""]
+        );
+    }
+
+    #[test]
+    fn a_short_word_is_looked_for_in_every_case_in_names_and_as_is_in_addresses() {
+        let f = Filter::of("Öz");
+        assert_eq!(f.values, ["öz", "öZ", "Öz", "ÖZ", "öz"]);
+        assert_eq!(
+            f.sql,
+            "WHERE (instr(p.name, ?1) > 0 OR instr(p.name, ?2) > 0 OR instr(p.name, ?3) > 0 \
+             OR instr(p.name, ?4) > 0 OR instr(p.emails, ?5) > 0)"
+        );
+        assert_eq!(cases("7."), ["7."]);
+    }
+
+    #[test]
+    fn a_blank_search_asks_nothing() {
+        assert_eq!(Filter::of(" \t "), Filter::default());
+    }
 }

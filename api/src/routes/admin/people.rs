@@ -126,17 +126,19 @@ async fn list(
             .parse::<usize>()
             .map_err(|_| ApiError::BadRequest("The page must be a whole number from 0.".into()))?,
     };
-    let found = ledger.db.read(move |c| listing::search(c, &q)).await?;
+    let found = ledger
+        .db
+        .read(move |c| listing::search(c, &q, page, PAGE_SIZE))
+        .await?;
     audit::record_access(&ledger.db, Action::View, "people", admin.by()).await?;
-    let total = found.len();
-    let people: Vec<_> = found
-        .into_iter()
-        .skip(page.saturating_mul(PAGE_SIZE))
-        .take(PAGE_SIZE)
-        .collect();
     Ok(json(
         StatusCode::OK,
-        &json!({ "people": people, "total": total, "page": page, "pageSize": PAGE_SIZE }),
+        &json!({
+            "people": found.people,
+            "total": found.total,
+            "page": page,
+            "pageSize": PAGE_SIZE
+        }),
     ))
 }
 

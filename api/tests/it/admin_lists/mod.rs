@@ -2,12 +2,14 @@
 //! CSV exports, each compared with the database.
 //!
 //! This file holds the rows every kind of list is tested with; the tests are by topic:
-//! `lists` (lists, deletes and the donations' sorting), `exports` (the CSV downloads) and
-//! `erasure` (deleting and erasing leaves no trace; what the audit log says).
+//! `lists` (lists, deletes and the donations' sorting), `exports` (the CSV downloads),
+//! `erasure` (deleting and erasing leaves no trace; what the audit log says) and
+//! `people_search` (the People list found through its index, a page at a time).
 
 mod erasure;
 mod exports;
 mod lists;
+mod people_search;
 
 use crate::common::TestApp;
 

@@ -39,7 +39,7 @@ async fn every_row(d: &Donate) -> Vec<(String, String)> {
         .db
         .read(|c| {
             let tables: Vec<String> = c
-                .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")?
+                .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%'")?
                 .query_map([], |r| r.get(0))?
                 .collect::<rusqlite::Result<_>>()?;
             let mut rows = Vec::new();
