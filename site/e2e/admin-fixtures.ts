@@ -34,9 +34,12 @@ export class Db {
   /** Empties the lists; with `owner`, every staff account but theirs goes too, with all
    *  invitations, reset links, passkeys, service tokens and pending sign-ins. */
   reset(owner?: number): void {
-    // The lists first: a refund names the staff member who made it.
+    // The lists first: a refund names the staff member who made it. The mail queue goes with
+    // them: its once-only keys name rows by id (`event-rsvp-ask:{event}:{address}:{day}:{n}`),
+    // and the ids of emptied tables are given out again, so an earlier test's mail would
+    // otherwise count against this one's (three RSVP links a day, then none).
     this.exec(
-      'DELETE FROM event_rsvp_requests; DELETE FROM event_rsvps; DELETE FROM events; DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' +
+      'DELETE FROM mail_queue; DELETE FROM event_rsvp_requests; DELETE FROM event_rsvps; DELETE FROM events; DELETE FROM contact_messages; DELETE FROM volunteer_signups; DELETE FROM newsletter_signups; ' +
         'DELETE FROM donation_refunds; DELETE FROM donations; DELETE FROM donation_plans; DELETE FROM blog_revisions; DELETE FROM blog_posts; DELETE FROM sms_consents; ' +
         'DELETE FROM supporter_merges; DELETE FROM supporter_emails; DELETE FROM supporters; DELETE FROM contributor_matches; DELETE FROM contributors; DELETE FROM suppressed_emails;',
     );
