@@ -792,8 +792,8 @@ BEGIN
         (SELECT a.name FROM people_activity a WHERE a.supporter_id = new.id
          AND a.name IS NOT NULL ORDER BY a.key DESC LIMIT 1),
         f.name_key,
-        (SELECT group_concat(e.email, ' ' ORDER BY e.id) FROM supporter_emails e
-         WHERE e.supporter_id = new.id),
+        (SELECT group_concat(o.email, ' ') FROM (SELECT e.email FROM supporter_emails e
+         WHERE e.supporter_id = new.id ORDER BY e.id) o),
         (SELECT a.phone FROM people_activity a WHERE a.supporter_id = new.id
          AND a.phone IS NOT NULL ORDER BY a.key DESC LIMIT 1),
         f.phone_key, coalesce(f.subscribed, 0), coalesce(f.volunteered, 0),
@@ -847,8 +847,8 @@ BEGIN
     INSERT INTO people_list (id, emails, last_seen)
     SELECT s.id, new.email, s.created_at FROM supporters s
     WHERE s.id = new.supporter_id AND s.merged_into IS NULL
-    ON CONFLICT (id) DO UPDATE SET emails = (SELECT group_concat(e.email, ' ' ORDER BY e.id)
-        FROM supporter_emails e WHERE e.supporter_id = excluded.id);
+    ON CONFLICT (id) DO UPDATE SET emails = (SELECT group_concat(o.email, ' ') FROM
+        (SELECT e.email FROM supporter_emails e WHERE e.supporter_id = excluded.id ORDER BY e.id) o);
 END;
 
 CREATE TRIGGER people_list_email_changed AFTER UPDATE OF email, supporter_id ON supporter_emails

@@ -26,6 +26,8 @@
 -- only when 16 wait on one level (automerge 0): the forms' writes then add one small
 -- segment each, and a search reads at most a few dozen.
 -- (No comments inside a CREATE statement: SQLite keeps them in the schema; schema.sql has them.)
+-- Addresses are joined by an ordered subquery, not group_concat(... ORDER BY ...): Debian's
+-- sqlite3 (3.40), which the tests and an operator read this file with, cannot parse that.
 
 CREATE TABLE people_list (
     id INTEGER PRIMARY KEY,
@@ -92,8 +94,8 @@ BEGIN
         (SELECT a.name FROM people_activity a WHERE a.supporter_id = new.id
          AND a.name IS NOT NULL ORDER BY a.key DESC LIMIT 1),
         f.name_key,
-        (SELECT group_concat(e.email, ' ' ORDER BY e.id) FROM supporter_emails e
-         WHERE e.supporter_id = new.id),
+        (SELECT group_concat(o.email, ' ') FROM (SELECT e.email FROM supporter_emails e
+         WHERE e.supporter_id = new.id ORDER BY e.id) o),
         (SELECT a.phone FROM people_activity a WHERE a.supporter_id = new.id
          AND a.phone IS NOT NULL ORDER BY a.key DESC LIMIT 1),
         f.phone_key, coalesce(f.subscribed, 0), coalesce(f.volunteered, 0),
@@ -147,8 +149,8 @@ BEGIN
     INSERT INTO people_list (id, emails, last_seen)
     SELECT s.id, new.email, s.created_at FROM supporters s
     WHERE s.id = new.supporter_id AND s.merged_into IS NULL
-    ON CONFLICT (id) DO UPDATE SET emails = (SELECT group_concat(e.email, ' ' ORDER BY e.id)
-        FROM supporter_emails e WHERE e.supporter_id = excluded.id);
+    ON CONFLICT (id) DO UPDATE SET emails = (SELECT group_concat(o.email, ' ') FROM
+        (SELECT e.email FROM supporter_emails e WHERE e.supporter_id = excluded.id ORDER BY e.id) o);
 END;
 
 CREATE TRIGGER people_list_email_changed AFTER UPDATE OF email, supporter_id ON supporter_emails
