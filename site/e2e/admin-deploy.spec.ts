@@ -4,6 +4,9 @@
 // dashboard says which file, why and when it is tried next; "Try again now" tries at once and
 // shows the count go up. A Contributor, who cannot publish, is neither shown it nor asks for
 // it; and the shared server, which has no bucket, shows nothing.
+import { cpSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, type Page } from '@playwright/test';
 import { expectAccessibleAtBothWidths, holdRequests, signIn } from './admin-fixtures';
 import { expect, test as base, toastRegion } from './fixtures';
@@ -35,6 +38,7 @@ const test = base.extend<object, { server: Server }>({
 });
 
 const BEHIND = "The public site's copy is behind";
+const root = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..');
 
 async function call<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST', path: string, data?: object): Promise<T> {
   const res = await request.fetch(path, { method, headers: { authorization: `Bearer ${token}` }, data });
@@ -140,4 +144,34 @@ base('a server without a deploy bucket shows no warning', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
   await expect(page.getByRole('heading', { name: BEHIND })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Try again now' })).toHaveCount(0);
+});
+
+test('a publish that could not be written says so on the dashboard until a rebuild succeeds', async ({ browser }) => {
+  const server = await startServer({}, { withoutBundles: true });
+  const context = await browser.newContext({ baseURL: server.baseURL });
+  try {
+    const page = await context.newPage();
+    const token = await ownerToken(server.baseURL);
+    const post = { title: 'Not on the site yet', content: '<p>Saved, not written.</p>', status: 'published' };
+    const saved = await call<{ warning?: string }>(page.request, token, 'POST', '/api/admin/blogs', post);
+    expect(saved.warning).toContain('could not be updated');
+    expect((await page.request.get('/blog/not-on-the-site-yet')).status()).toBe(404);
+
+    await signIn(page);
+    const warning = page.getByRole('status', { name: 'The public pages are not up to date' });
+    await expect(warning).toContainText('are in the database but not on the website');
+    await expect(warning).toContainText('manifest');
+    await expectAccessibleAtBothWidths(page);
+
+    // The bundles built: the next change brings the site up to date, and the warning goes.
+    cpSync(join(root, 'build', 'client'), join(server.project, 'build', 'client'), { recursive: true });
+    await call(page.request, token, 'POST', '/api/admin/blogs', { ...post, title: 'On the site now' });
+    expect((await page.request.get('/blog/not-on-the-site-yet')).status()).toBe(200);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'The public pages are not up to date' })).toHaveCount(0);
+  } finally {
+    await context.close();
+    await server.stop();
+  }
 });

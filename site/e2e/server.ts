@@ -7,7 +7,7 @@
 // authenticator app, which their role needs before anything else opens: `owner` on the
 // Server has what tests need to sign in as them (staff.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,8 @@ export interface Server {
   dbPath: string;
   /** The dist/ it serves. */
   dist: string;
+  /** The folder it runs in (the project's, or for `withoutBundles` its own). */
+  project: string;
   /** The first Owner: signed in once, with an authenticator app and this browser's device
    *  cookie (absent when started with `{ owner: false }`). */
   owner: StaffMember;
@@ -30,8 +32,13 @@ export interface Server {
 }
 
 /** `env` adds to (or, with an empty string, removes from) the server's environment;
- *  `owner: false` leaves the first Owner as a new server has them (never signed in). */
-export async function startServer(env: Record<string, string> = {}, { owner = true }: { owner?: boolean } = {}): Promise<Server> {
+ *  `owner: false` leaves the first Owner as a new server has them (never signed in);
+ *  `withoutBundles` starts it where the site's client bundles were never built (its
+ *  rebuilds then fail: what staff are told then). */
+export async function startServer(
+  env: Record<string, string> = {},
+  { owner = true, withoutBundles = false }: { owner?: boolean; withoutBundles?: boolean } = {},
+): Promise<Server> {
   const binary = join(process.env.CARGO_TARGET_DIR ?? join(root, 'target'), 'debug', 'api');
   const dist = join(root, 'dist');
   for (const [path, hint] of [
@@ -43,9 +50,17 @@ export async function startServer(env: Record<string, string> = {}, { owner = tr
   const dataDir = mkdtempSync(join(tmpdir(), 'acp-e2e-'));
   const served = join(dataDir, 'dist');
   cpSync(dist, served, { recursive: true });
+  // The project folder: blog rebuilds read content/, site/templates/ and build/client/; one
+  // whose build/client/ is empty, when asked.
+  let cwd = root;
+  if (withoutBundles) {
+    cwd = join(dataDir, 'project');
+    mkdirSync(join(cwd, 'site'), { recursive: true });
+    mkdirSync(join(cwd, 'build', 'client'), { recursive: true });
+    symlinkSync(join(root, 'site', 'templates'), join(cwd, 'site', 'templates'));
+  }
   const server: ChildProcess = spawn(binary, [], {
-    // The project folder: blog rebuilds read content/, site/templates/ and build/client/.
-    cwd: root,
+    cwd,
     env: {
       ...process.env,
       PORT: '0',
@@ -102,6 +117,7 @@ export async function startServer(env: Record<string, string> = {}, { owner = tr
     baseURL,
     dbPath: join(dataDir, 'site.db'),
     dist: served,
+    project: cwd,
     get owner(): StaffMember {
       if (!first) throw new Error('this server was started with { owner: false }');
       return first;

@@ -6,6 +6,7 @@ import { useFocusWhenLost } from '../components/useFocusWhenLost';
 import { blogsQuery } from '../features/blog/api';
 import { BlogsTab } from '../features/blog/BlogsTab';
 import { DeployStatus } from '../features/deploy/DeployStatus';
+import { SiteStatus } from '../features/deploy/SiteStatus';
 import { DonationsTab } from '../features/donations/DonationsTab';
 import { useDonations } from '../features/donations/useDonations';
 import { ErasePerson } from '../features/erasure/ErasePerson';
@@ -105,6 +106,7 @@ function Tabbed({ me, initial }: { me: Me; initial: Tab | null }) {
         </div>
       </div>
       {can(me, 'mail.read') && <MailFailures />}
+      {can(me, 'posts.publish_own') && <SiteStatus />}
       {can(me, 'posts.publish_own') && <DeployStatus />}
 
       {tab && (

@@ -34,3 +34,17 @@ export const retryDeploy = (qc: QueryClient) =>
     mutationFn: () => adminRequest<DeployQueue>('POST', '/api/admin/deploy/retry'),
     onSuccess: (status) => qc.setQueryData(deployQuery().queryKey, status),
   });
+
+/** Why the public pages are behind the database (a rebuild failed), since when. */
+export interface SiteBehind {
+  message: string;
+  since: string;
+}
+
+/** GET /api/admin/site-status. Keyed under the blog's list, so every change to a post
+ *  (which invalidates that list) asks again. */
+export const siteStatusQuery = () =>
+  queryOptions({
+    queryKey: ['admin', 'blogs', 'site-status'] as const,
+    queryFn: () => loadOrFail(() => adminRequest<{ failure: SiteBehind | null }>('GET', '/api/admin/site-status'), 'Failed to fetch the public site status'),
+  });
