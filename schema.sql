@@ -744,7 +744,7 @@ CREATE VIRTUAL TABLE people_search USING fts5 (
 );
 
 -- FTS5 makes these itself for people_search (its index, the index's index, its settings:
--- secure-delete on, automerge 0).
+-- automerge 0).
 CREATE TABLE 'people_search_data'(id INTEGER PRIMARY KEY, block BLOB);
 
 CREATE TABLE 'people_search_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;

@@ -20,9 +20,10 @@
 -- people_search keeps its own copy of nothing (content = ''): an address is indexed once, as
 -- row 2 × its id, and a supporter's name and phone as row 2 × their id + 1, so a new
 -- supporter's address never has to be taken out of the index again when their name arrives
--- in the same write. It runs in FTS5's secure-delete mode: a deleted row (an erased person)
--- leaves no trigram behind in the index (otherwise FTS5 only marks it deleted until a later
--- merge; the secure_delete pragma does not reach inside its pages). It merges its segments
+-- in the same write. Not FTS5's secure-delete mode: it moves the index to file format 5, which
+-- Debian's sqlite3 (3.40), that tests and operators read the database with, refuses; so a
+-- deleted row (an erased person) is marked deleted and its trigrams leave the index pages at
+-- a later merge. It merges its segments
 -- only when 16 wait on one level (automerge 0): the forms' writes then add one small
 -- segment each, and a search reads at most a few dozen.
 -- (No comments inside a CREATE statement: SQLite keeps them in the schema; schema.sql has them.)
@@ -50,7 +51,6 @@ CREATE VIRTUAL TABLE people_search USING fts5 (
     name, email, phone, content = '', tokenize = 'trigram', columnsize = 0
 );
 
-INSERT INTO people_search (people_search, rank) VALUES ('secure-delete', 1);
 INSERT INTO people_search (people_search, rank) VALUES ('automerge', 0);
 
 -- Every submission that tells the list something, by its address's supporter: what it says
