@@ -41,7 +41,7 @@ test('empty lists: the empty texts, counts of 0 and Export disabled', async ({ p
 test('a list the server cannot load: "Error loading ..." with the cause', async ({ page, db, allowConsole }) => {
   allowConsole(failedLoad(500));
   await signIn(page);
-  const tables = ['contact_messages', 'volunteer_signups', 'donations', 'donation_plans', 'newsletter_signups', 'supporter_emails', 'blog_posts'];
+  const tables = ['contact_messages', 'volunteer_signups', 'donations', 'donation_plans', 'newsletter_signups', 'people_list', 'blog_posts'];
   // Real failures: the tables are briefly not where the server looks.
   db.exec(tables.map((t) => `ALTER TABLE ${t} RENAME TO ${t}_away;`).join(' '));
   try {
