@@ -96,10 +96,18 @@ async fn people_are_found_by_their_latest_name_an_address_or_their_phone() {
     assert_eq!(row["emails"], json!(["rosa.diaz@example.org"]));
     assert_eq!(row["phone"], "+15552013344");
     assert_eq!(
-        (&row["volunteered"], &row["wrote"], &row["subscribed"], &row["gave"]),
+        (
+            &row["volunteered"],
+            &row["wrote"],
+            &row["subscribed"],
+            &row["gave"]
+        ),
         (&json!(true), &json!(true), &json!(false), &json!(false))
     );
-    assert_eq!((page["page"].clone(), page["pageSize"].clone()), (json!(0), json!(50)));
+    assert_eq!(
+        (page["page"].clone(), page["pageSize"].clone()),
+        (json!(0), json!(50))
+    );
 
     for (q, who) in [
         ("MARQUEZ", vec![rosa]),
@@ -167,7 +175,11 @@ async fn a_merged_person_is_found_under_the_survivor_and_an_erased_one_by_nothin
         page["people"][0]["emails"],
         json!(["ann@home.example", "aq@work.example"])
     );
-    assert_eq!(found(&app, &token, "").await, [cy, ann], "the merged one is not listed");
+    assert_eq!(
+        found(&app, &token, "").await,
+        [cy, ann],
+        "the merged one is not listed"
+    );
 
     let res = app
         .admin("POST", &format!("{PEOPLE}/{ann}/erase"), &token, None)
@@ -234,7 +246,10 @@ async fn an_unsubscribe_clears_subscribed_at_once() {
     app.exec("UPDATE newsletter_signups SET status = 'confirmed' WHERE email = 'nia@example.org'")
         .await;
     let row = list(&app, &token, "3004000", 0).await["people"][0].clone();
-    assert_eq!((&row["subscribed"], &row["phone"]), (&json!(true), &json!("+15553004000")));
+    assert_eq!(
+        (&row["subscribed"], &row["phone"]),
+        (&json!(true), &json!("+15553004000"))
+    );
 
     let signup: i64 = app
         .db
@@ -308,13 +323,19 @@ async fn pages_never_overlap_and_the_total_counts_every_match() {
             assert_eq!(got["total"].as_u64().unwrap() as usize, want.len(), "{q}");
             let ids = ids(&got);
             assert!(ids.len() <= 50);
-            assert!(ids.iter().all(|id| !seen.contains(id)), "{q} page {page} repeats");
+            assert!(
+                ids.iter().all(|id| !seen.contains(id)),
+                "{q} page {page} repeats"
+            );
             seen.extend(ids);
         }
         assert_eq!(seen, want, "{q}: every match, in order");
         let past = list(&app, &token, q, 40).await;
         assert_eq!(
-            (past["people"].clone(), past["total"].as_u64().unwrap() as usize),
+            (
+                past["people"].clone(),
+                past["total"].as_u64().unwrap() as usize
+            ),
             (json!([]), want.len())
         );
     }
