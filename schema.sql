@@ -722,6 +722,8 @@ CREATE INDEX event_rsvp_requests_network ON event_rsvp_requests (event_id, netwo
 -- `name_key` and `phone_key` say when the name and phone shown were given (time, kind,
 -- row), so an earlier submission never replaces a later one's. people_search stores no
 -- copy of the text: an address is its row 2 × id, a supporter's name and phone 2 × id + 1.
+-- A deleted row's trigrams are only marked deleted; an erasure merges the index whole
+-- ('optimize') in its write, so an erased person's leave the file at once.
 CREATE TABLE people_list (
     id INTEGER PRIMARY KEY,
     name TEXT,

@@ -409,4 +409,26 @@ all.sort((a, b) => a - b);
 console.log(
   `  ${"every search".padEnd(30)}${"".padStart(9)}${`${pct(all, 50).toFixed(1)} ms`.padStart(10)}${`${pct(all, 99).toFixed(1)} ms`.padStart(10)}`,
 );
+
+// An erasure merges the whole index in its write (so the erased person's trigrams leave the
+// file): what that costs at this size, for five people one after another.
+const victims = await fetch(
+  `${base}/api/admin/people?q=${encodeURIComponent("walker")}&page=0`,
+  { headers: { authorization: `Bearer ${token}` } },
+).then((r) => r.json());
+const erasures = [];
+for (const person of victims.people.slice(0, 5)) {
+  const started = performance.now();
+  const res = await fetch(`${base}/api/admin/people/${person.id}/erase`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+  });
+  erasures.push(performance.now() - started);
+  if (!res.ok)
+    throw new Error(`erase ${person.id}: ${res.status} ${await res.text()}`);
+}
+erasures.sort((a, b) => a - b);
+console.log(
+  `  ${"an erasure (index merged)".padEnd(30)}${"".padStart(9)}${`${pct(erasures, 50).toFixed(1)} ms`.padStart(10)}${`${erasures.at(-1).toFixed(1)} ms`.padStart(10)}  (median, slowest of ${erasures.length})`,
+);
 await stopApi(server.child);
