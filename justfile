@@ -91,12 +91,15 @@ fmt: deps
     cargo fmt --all
     npm --prefix site run format --silent
 
-# Lint and type-check all code: rustfmt and Clippy; for the site tsc, ESLint and Prettier.
+# Lint and type-check all code: rustfmt, the shared dependencies' features (every cargo
+# selection must build them alike, tools/feature-sets.py) and Clippy; for the site tsc,
+# ESLint and Prettier.
 # Clippy runs as the compiler of our own crates inside an ordinary debug build rather than as
 # `cargo clippy`, which would type-check every dependency a second time; CI exports the same
 # two variables (see .ci/run), so the build `just test` makes next is this one.
 lint: deps
     cargo fmt --all -- --check
+    python3 tools/feature-sets.py
     RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS={{clippy_args}} cargo build --workspace --all-targets --quiet
     npm --prefix site run typecheck --silent
     npm --prefix site run lint --silent

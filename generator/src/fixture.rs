@@ -1,7 +1,7 @@
 //! A fixture project for tests of the generator and the api: the fixture content, the real
 //! templates, a fake client build, a stand-in for Node that renders islands as markers,
-//! and a database made by the api's own migrations. Compiled for tests only (the
-//! `fixtures` feature).
+//! and a database made by the api's own migrations. Tests only call it; it is compiled into
+//! every build so that tests and builds resolve the crates alike.
 
 use std::fs;
 use std::path::{Path, PathBuf};
