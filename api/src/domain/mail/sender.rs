@@ -31,7 +31,7 @@ const BATCH: u32 = 500;
 /// Messages on their way at once, each on its own SMTP connection (kept open between
 /// messages: opening one, and its TLS, per message held delivery to about 19 a second). A crash resends those whose acceptance was not yet recorded (with the same
 /// Message-ID), so this is also the most a crash can send twice, plus [`RECORD_AT_ONCE`].
-pub const IN_FLIGHT: usize = 8;
+pub const IN_FLIGHT: usize = super::smtp::KEEP;
 /// Outcomes recorded in one write, at most: those that arrived while the last write ran.
 const RECORD_AT_ONCE: usize = 64;
 

@@ -24,8 +24,9 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 /// A connection left unused this long is closed rather than reused: servers drop idle
 /// clients (Postfix after 300 s), and a send on a dropped one would fail for no reason.
 const IDLE: Duration = Duration::from_secs(60);
-/// Connections kept open, at most (one per message in flight).
-const KEEP: usize = super::sender::IN_FLIGHT;
+/// Connections kept open, at most: one per message the sender has in flight (its
+/// `IN_FLIGHT` is this number, so the sender depends on this module and not back).
+pub const KEEP: usize = 8;
 
 /// How the connection is protected, from the URL's form.
 enum Security {
