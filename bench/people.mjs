@@ -378,7 +378,7 @@ async function ask(q, page = 0) {
     throw new Error(
       `GET /api/admin/people?q=${q}: ${res.status} ${JSON.stringify(body)}`,
     );
-  return { ms, total: body.total, shown: body.people.length };
+  return { ms, total: body.total, people: body.people };
 }
 
 const pct = (sorted, p) =>
@@ -412,12 +412,8 @@ console.log(
 
 // An erasure merges the whole index in its write (so the erased person's trigrams leave the
 // file): what that costs at this size, for five people one after another.
-const victims = await fetch(
-  `${base}/api/admin/people?q=${encodeURIComponent("walker")}&page=0`,
-  { headers: { authorization: `Bearer ${token}` } },
-).then((r) => r.json());
 const erasures = [];
-for (const person of victims.people.slice(0, 5)) {
+for (const person of (await ask("walker")).people.slice(0, 5)) {
   const started = performance.now();
   const res = await fetch(`${base}/api/admin/people/${person.id}/erase`, {
     method: "POST",

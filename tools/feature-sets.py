@@ -14,15 +14,18 @@ crate whose set differs between two of them, with what `workspace-hack` must add
 `--write` names them there (and what they bring) until every selection agrees.
 """
 
+import json
 import re
 import subprocess
 import sys
 from collections import defaultdict
+from pathlib import Path
 
 # What our commands select (the justfile's recipes, the e2e tests' `cargo build -p api`, a
 # deployment's release build, a feature's own `cargo test -p`), as `cargo tree` arguments:
 # `-e normal,build` for a build of libraries and binaries, `dev` added where tests,
 # examples or benches are built (their dev-dependencies are then part of the resolution).
+ROOT = Path(__file__).resolve().parent.parent
 BUILD = ["-e", "normal,build"]
 TESTS = ["-e", "normal,build,dev"]
 
@@ -31,11 +34,10 @@ def members():
     out = subprocess.run(
         ["cargo", "metadata", "--no-deps", "--format-version", "1"],
         check=True,
+        cwd=ROOT,
         capture_output=True,
         text=True,
     ).stdout
-    import json
-
     return sorted(p["name"] for p in json.loads(out)["packages"])
 
 
@@ -65,6 +67,7 @@ def features(args):
     out = subprocess.run(
         ["cargo", "tree", "--locked", "-f", "{p}|{f}", *args],
         check=True,
+        cwd=ROOT,
         capture_output=True,
         text=True,
     ).stdout
@@ -95,7 +98,7 @@ def features(args):
     return found
 
 
-HACK = "api/crates/workspace-hack/Cargo.toml"
+HACK = ROOT / "api/crates/workspace-hack/Cargo.toml"
 MARK = "# Made by `python3 tools/feature-sets.py --write`"
 ENTRY = re.compile(r'^\S+ = \{ (?:package = "(?P<package>[^"]+)", )?version = "=(?P<version>[^"]+)"')
 
@@ -174,7 +177,9 @@ def write():
             + "# cargo selection would resolve differently, with the union of them.\n"
             + table(keys, union)
         )
-        subprocess.run(["cargo", "tree", "--workspace", "--depth", "0"], check=True, capture_output=True)
+        # Not --locked: records the hack's new dependencies in Cargo.lock, which the next
+        # round's `cargo tree --locked` reads.
+        subprocess.run(["cargo", "tree", "--workspace", "--depth", "0"], check=True, cwd=ROOT, capture_output=True)
     print("workspace-hack: still drifting after 8 rounds")
     return 1
 
