@@ -746,12 +746,24 @@ CREATE VIRTUAL TABLE people_search USING fts5 (
 );
 
 -- FTS5 makes these itself for people_search (its index, the index's index, its settings:
--- automerge 0).
+-- automerge 4).
 CREATE TABLE 'people_search_data'(id INTEGER PRIMARY KEY, block BLOB);
 
 CREATE TABLE 'people_search_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
 
 CREATE TABLE 'people_search_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+-- What the triggers below hand the index, in order (V23): FTS5 would write a segment at every
+-- savepoint, so the writer moves the queue into people_search once per group commit, just
+-- before it commits (api/src/store/settle.sql). Empty whenever a transaction has committed.
+CREATE TABLE people_search_queue (
+    seq INTEGER PRIMARY KEY,
+    command TEXT CHECK (command IS NULL OR command = 'delete'),
+    doc INTEGER NOT NULL,
+    name TEXT,
+    email TEXT,
+    phone TEXT
+);
 
 -- Every submission that tells the list something, by its address's supporter: what it says
 -- (as domain/directory/listing.rs's Row), and `key`, its time then the order the list has
@@ -819,25 +831,25 @@ END;
 CREATE TRIGGER people_list_indexed AFTER INSERT ON people_list
 WHEN new.name IS NOT NULL OR new.phone IS NOT NULL
 BEGIN
-    INSERT INTO people_search (rowid, name, email, phone)
-    VALUES (2 * new.id + 1, new.name, NULL, new.phone);
+    INSERT INTO people_search_queue (command, doc, name, email, phone)
+    VALUES (NULL, 2 * new.id + 1, new.name, NULL, new.phone);
 END;
 
 CREATE TRIGGER people_list_reindexed AFTER UPDATE OF name, phone ON people_list
 WHEN old.name IS NOT new.name OR old.phone IS NOT new.phone
 BEGIN
-    INSERT INTO people_search (people_search, rowid, name, email, phone)
+    INSERT INTO people_search_queue (command, doc, name, email, phone)
     SELECT 'delete', 2 * old.id + 1, old.name, NULL, old.phone
     WHERE old.name IS NOT NULL OR old.phone IS NOT NULL;
-    INSERT INTO people_search (rowid, name, email, phone)
-    SELECT 2 * new.id + 1, new.name, NULL, new.phone
+    INSERT INTO people_search_queue (command, doc, name, email, phone)
+    SELECT NULL, 2 * new.id + 1, new.name, NULL, new.phone
     WHERE new.name IS NOT NULL OR new.phone IS NOT NULL;
 END;
 
 CREATE TRIGGER people_list_unindexed AFTER DELETE ON people_list
 WHEN old.name IS NOT NULL OR old.phone IS NOT NULL
 BEGIN
-    INSERT INTO people_search (people_search, rowid, name, email, phone)
+    INSERT INTO people_search_queue (command, doc, name, email, phone)
     VALUES ('delete', 2 * old.id + 1, old.name, NULL, old.phone);
 END;
 
@@ -845,7 +857,8 @@ END;
 -- a merge or gone (erasure) has both supporters' rows computed again.
 CREATE TRIGGER people_list_email_added AFTER INSERT ON supporter_emails
 BEGIN
-    INSERT INTO people_search (rowid, name, email, phone) VALUES (2 * new.id, NULL, new.email, NULL);
+    INSERT INTO people_search_queue (command, doc, name, email, phone)
+    VALUES (NULL, 2 * new.id, NULL, new.email, NULL);
     INSERT INTO people_list (id, emails, last_seen)
     SELECT s.id, new.email, s.created_at FROM supporters s
     WHERE s.id = new.supporter_id AND s.merged_into IS NULL
@@ -856,10 +869,10 @@ END;
 CREATE TRIGGER people_list_email_changed AFTER UPDATE OF email, supporter_id ON supporter_emails
 WHEN old.email IS NOT new.email OR old.supporter_id IS NOT new.supporter_id
 BEGIN
-    INSERT INTO people_search (people_search, rowid, name, email, phone)
+    INSERT INTO people_search_queue (command, doc, name, email, phone)
     SELECT 'delete', 2 * old.id, NULL, old.email, NULL WHERE old.email IS NOT new.email;
-    INSERT INTO people_search (rowid, name, email, phone)
-    SELECT 2 * new.id, NULL, new.email, NULL WHERE old.email IS NOT new.email;
+    INSERT INTO people_search_queue (command, doc, name, email, phone)
+    SELECT NULL, 2 * new.id, NULL, new.email, NULL WHERE old.email IS NOT new.email;
     INSERT INTO people_list_stale (id) VALUES (old.supporter_id);
     INSERT INTO people_list_stale (id) SELECT new.supporter_id
     WHERE new.supporter_id IS NOT old.supporter_id;
@@ -867,7 +880,7 @@ END;
 
 CREATE TRIGGER people_list_email_deleted AFTER DELETE ON supporter_emails
 BEGIN
-    INSERT INTO people_search (people_search, rowid, name, email, phone)
+    INSERT INTO people_search_queue (command, doc, name, email, phone)
     VALUES ('delete', 2 * old.id, NULL, old.email, NULL);
     INSERT INTO people_list_stale (id) VALUES (old.supporter_id);
 END;

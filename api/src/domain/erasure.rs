@@ -245,10 +245,12 @@ pub fn erase(
     }
     // The person's record goes; the gifts the law keeps keep their FEC fields, unlinked.
     super::people::forget(tx, &email, &(keys.email)(&email), now)?;
-    // The People index only marks their trigrams deleted (its triggers); they stay in its
+    // The People index only marks their trigrams deleted (its triggers queue that, and
+    // settling hands it to the index now rather than at the commit); they stay in its
     // pages, readable in the file, until a merge. Merging the index whole now takes them
     // out in this write (secure_delete then zeroes the pages they were on). Its cost grows
     // with the list (bench/people.mjs measures it at 100,000); an erasure is rare.
+    crate::store::db::settle(tx)?;
     tx.execute(
         "INSERT INTO people_search (people_search) VALUES ('optimize')",
         [],
