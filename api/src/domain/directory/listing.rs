@@ -49,17 +49,39 @@ const INDEXED: usize = 3;
 /// A search as SQL: the `WHERE` clause on `people_list p` (empty for everyone) and its
 /// values. A supporter answers when every word (split at whitespace, lower case as Rust has
 /// it) is part of their name or one of their addresses, or, when at least three of its
-/// characters and at least half of it are digits, its digits are part of their phone.
+/// characters and at least half of it are digits, its digits are part of their phone. A
+/// search that is a phone number as people write one ([`phone_number`]) is one word.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Filter {
     sql: String,
     values: Vec<String>,
 }
 
+/// The digits of a search that looks like a phone number as people write one (digits, with
+/// spaces and `+ ( ) - . /` between them, and at least three digits): "(555) 004-2006" is one
+/// number, not "(555)" and "004-2006" each somewhere.
+fn phone_number(q: &str) -> Option<String> {
+    let phone_like = q
+        .chars()
+        .all(|c| c.is_ascii_digit() || c.is_whitespace() || "+()-./".contains(c));
+    let digits: String = q.chars().filter(char::is_ascii_digit).collect();
+    (phone_like && digits.len() >= INDEXED).then_some(digits)
+}
+
 impl Filter {
     fn of(q: &str) -> Filter {
         let mut filter = Filter::default();
-        for word in q.split_whitespace() {
+        let whole: String;
+        let words: Vec<&str> = match phone_number(q) {
+            // Taken whole, and as one word for names and addresses too (an address may hold
+            // the same digits).
+            Some(_) => {
+                whole = q.split_whitespace().collect();
+                vec![whole.as_str()]
+            }
+            None => q.split_whitespace().collect(),
+        };
+        for word in words {
             let word = word.to_lowercase();
             let digits: String = word.chars().filter(char::is_ascii_digit).collect();
             let by_phone = digits.len() >= 3 && digits.len() * 2 >= word.len();
@@ -140,6 +162,15 @@ pub fn search(conn: &Connection, q: &str, page: usize, size: usize) -> rusqlite:
         params_from_iter(values()),
         |r| r.get(0),
     )?;
+    let total = usize::try_from(total).unwrap_or(0);
+    // Nothing on this page (no one answers, or the page is past the last): walking the
+    // list's order to find no one would cost as much as the count did again.
+    if page.saturating_mul(size) >= total {
+        return Ok(Found {
+            people: Vec::new(),
+            total,
+        });
+    }
     let offset = i64::try_from(page.saturating_mul(size)).unwrap_or(i64::MAX);
     let limit = i64::try_from(size).unwrap_or(i64::MAX);
     let mut people: Vec<Row> = {
@@ -189,10 +220,7 @@ pub fn search(conn: &Connection, q: &str, page: usize, size: usize) -> rusqlite:
             row.emails = emails.remove(&row.id).unwrap_or_default();
         }
     }
-    Ok(Found {
-        people,
-        total: usize::try_from(total).unwrap_or(0),
-    })
+    Ok(Found { people, total })
 }
 
 #[cfg(test)]
@@ -212,6 +240,27 @@ mod tests {
         assert!(f.sql.starts_with("WHERE p.id IN ("), "{}", f.sql);
         assert!(f.sql.contains(" AND p.id IN ("), "{}", f.sql);
         assert!(f.sql.contains("MATCH ?2)"), "{}", f.sql);
+    }
+
+    #[test]
+    fn a_phone_number_as_people_write_it_is_one_search() {
+        for q in ["(555) 004-2006", " +1 555 004 2006 ", "555.004.2006"] {
+            let f = Filter::of(q);
+            let digits: String = q.chars().filter(char::is_ascii_digit).collect();
+            let written: String = q.split_whitespace().collect();
+            assert_eq!(
+                f.values,
+                [format!(
+                    "{{name email}} : \"{written}\" OR phone : \"{digits}\""
+                )],
+                "{q}"
+            );
+            assert!(!f.sql.contains(" AND "), "{q}: {}", f.sql);
+        }
+        // Letters, or too few digits: words as before.
+        assert_eq!(Filter::of("walker 555").values.len(), 2);
+        assert_eq!(phone_number("12 -"), None);
+        assert_eq!(phone_number("555 ext"), None);
     }
 
     #[test]

@@ -118,6 +118,10 @@ async fn people_are_found_by_their_latest_name_an_address_or_their_phone() {
         ("201-3344", vec![rosa]),
         ("5552013344", vec![rosa]),
         ("777 1234", vec![ben]),
+        // A number as people write one is one number, in any punctuation.
+        ("(555) 777-1234", vec![ben]),
+        ("+1 555 201 3344", vec![rosa]),
+        ("555.201.3344", vec![rosa]),
         ("rosa 3344", vec![rosa]),
         ("example", vec![ben, rosa]),
         ("ben 3344", vec![]),
