@@ -162,6 +162,8 @@ async fn a_merged_person_is_found_under_the_survivor_and_an_erased_one_by_nothin
         .admin("POST", &format!("{PEOPLE}/{zygmunt}/erase"), &token, None)
         .await;
     assert_eq!(res.status(), 200, "{:?}", res.body());
+    // Gone from the files as soon as the erasure answers, not only after a later merge.
+    assert_files_hold_none(&app, &["Zygmunt", "zyg", "jov"]);
     let (ann, quist, cy) = (
         id_of(&app, "ann@home.example").await,
         id_of(&app, "aq@work.example").await,
@@ -225,15 +227,23 @@ async fn a_merged_person_is_found_under_the_survivor_and_an_erased_one_by_nothin
         .unwrap();
     // Nothing finds them, and the index's pages hold none of their trigrams.
     assert_eq!((rows, indexed), (0, 0));
-    for file in ["site.db", "site.db-wal"] {
-        let bytes = std::fs::read(app.data_dir.join(file)).unwrap_or_default();
-        for text in [
+    assert_files_hold_none(
+        &app,
+        &[
             "Annabel Quist",
             "aq@work.example",
             "ann@home.example",
             "zyg",
             "jov",
-        ] {
+        ],
+    );
+}
+
+/// Neither the database file nor its log holds any of `texts`.
+fn assert_files_hold_none(app: &TestApp, texts: &[&str]) {
+    for file in ["site.db", "site.db-wal"] {
+        let bytes = std::fs::read(app.data_dir.join(file)).unwrap_or_default();
+        for text in texts {
             assert!(
                 !bytes.windows(text.len()).any(|w| w == text.as_bytes()),
                 "{file} still holds {text}"
