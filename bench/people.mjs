@@ -1,8 +1,8 @@
 // The People tab and the public forms that feed it (run by `just bench`), in two parts.
 //
 // 1. The forms' write rate, side by side with the same binary on a database whose People
-//    index (the people_list and people_search triggers of V21) is dropped: what keeping the
-//    list current in every submission's own write costs. Each form is posted by 32 clients
+//    index (the people_list triggers of V21, which queue for people_search since V23) is
+//    dropped: what keeping the list current in every submission's own write costs. Each form is posted by 32 clients
 //    for a few seconds, every request from a new address (a new supporter, address and
 //    index rows in the same write: the most work there is) and, for contact, all from one
 //    address; the last run posts new addresses to a database that already lists 100,000
