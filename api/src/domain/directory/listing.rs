@@ -4,8 +4,10 @@
 //! The rows are not built here: `people_list` holds one per listed supporter (not merged
 //! into another, with an address), and `people_search` indexes their names, addresses and
 //! phones by trigrams. Triggers keep both current in the write that changes what a row
-//! shows (api/migrations/V21__people_search.sql says how), so a search is a few index
-//! lookups, the total a `COUNT`, and only the page's rows have their addresses read.
+//! shows (api/migrations/V21__people_search.sql says how; since V23 the index's share is
+//! queued and settled just before the group's commit, store/settle.sql), so a search is a
+//! few index lookups, the total a `COUNT`, and only the page's rows have their addresses
+//! read.
 
 use std::collections::HashMap;
 
