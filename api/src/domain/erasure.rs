@@ -250,7 +250,7 @@ pub fn erase(
     // pages, readable in the file, until a merge. Merging the index whole now takes them
     // out in this write (secure_delete then zeroes the pages they were on). Its cost grows
     // with the list (bench/people.mjs measures it at 100,000); an erasure is rare.
-    crate::store::db::settle(tx)?;
+    crate::store::settle::settle(tx)?;
     tx.execute(
         "INSERT INTO people_search (people_search) VALUES ('optimize')",
         [],

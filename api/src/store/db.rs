@@ -170,22 +170,6 @@ pub fn configure(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_timeout(BUSY_TIMEOUT)
 }
 
-/// Settles what the triggers queued in this transaction (store/settle.sql), so that no
-/// transaction commits with work left queued. The writer runs it before every commit; a
-/// write that needs the settled state inside its own transaction (an erasure, before it
-/// merges the People index) calls it too. Cheap when nothing is queued.
-pub fn settle(conn: &Connection) -> rusqlite::Result<()> {
-    let queued: bool = conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM people_search_queue)",
-        [],
-        |r| r.get(0),
-    )?;
-    if queued {
-        conn.execute_batch(include_str!("settle.sql"))?;
-    }
-    Ok(())
-}
-
 /// Fills in `phone_e164` (what consent to texts is matched on, see `domain/sms_consent.rs`)
 /// for rows stored before it existed. Cheap when there are none.
 fn fill_phone_numbers(conn: &Connection) -> rusqlite::Result<usize> {
@@ -247,7 +231,7 @@ impl Db {
             .context("Failed to migrate the database")?;
         fill_phone_numbers(&conn).context("Failed to fill in phone numbers' E.164 form")?;
         // What a write from outside the server (the sqlite3 shell, a restore) left queued.
-        settle(&conn).context("Failed to settle what earlier writes queued")?;
+        super::settle::settle(&conn).context("Failed to settle what earlier writes queued")?;
         let (jobs, queue) = mpsc::channel();
         std::thread::Builder::new()
             .name("db-writer".into())
@@ -480,7 +464,7 @@ fn commit_group(conn: &mut Connection, jobs: impl Iterator<Item = WriteJob>) {
         }
     }
     if broken.is_none()
-        && let Err(e) = settle(&tx)
+        && let Err(e) = super::settle::settle(&tx)
     {
         tracing::error!(error = %e, "could not settle a group of writes");
         broken = Some(e.to_string());

@@ -6,3 +6,4 @@ pub mod db;
 pub mod error;
 pub mod expiring;
 pub mod housekeeping;
+pub mod settle;

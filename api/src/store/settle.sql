@@ -1,4 +1,4 @@
--- What a write transaction settles just before it commits (store/db.rs's settle): work the
+-- What a write transaction settles just before it commits (store/settle.rs): work the
 -- schema's triggers queue during the transaction's writes because doing it in each write's
 -- own savepoint would cost far more.
 -- The People index (V23): everything the triggers queued for people_search, in order.
